@@ -1,0 +1,28 @@
+import { BoardDatasetSchema, DATASET_PATH, type BoardDataset } from '../src/core/dataset.ts';
+
+/** The build's data set could not be read: every output that needs it answers `internal_error`. */
+export class DataSourceUnavailable extends Error {
+  override name = 'DataSourceUnavailable';
+}
+
+let loading: Promise<BoardDataset> | undefined;
+
+async function fetchDataset(assets: Fetcher, origin: string): Promise<BoardDataset> {
+  const response = await assets.fetch(new URL(DATASET_PATH, origin));
+  if (!response.ok) throw new DataSourceUnavailable(`${DATASET_PATH} answered ${response.status}`);
+  const parsed = BoardDatasetSchema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) throw new DataSourceUnavailable(`${DATASET_PATH} is not a valid data set`);
+  return parsed.data;
+}
+
+/**
+ * The published events, read once per isolate from the static asset the build wrote. A failed read is
+ * not remembered, so the first request after the asset is back succeeds.
+ */
+export function loadDataset(assets: Fetcher, origin: string): Promise<BoardDataset> {
+  loading ??= fetchDataset(assets, origin).catch((error: unknown) => {
+    loading = undefined;
+    throw error instanceof DataSourceUnavailable ? error : new DataSourceUnavailable(String(error));
+  });
+  return loading;
+}

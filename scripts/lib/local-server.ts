@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * Building the site and serving the production build in workerd, shared by `npm start`, the tests and the
+ * benchmarks. Tools are started as `node <their JS entry>` with the project's own Node, never through their
+ * `.bin` shims, whose `#!/usr/bin/env node` line may find an older Node on the machine.
+ */
+
+const projectRoot = path.resolve(import.meta.dirname, '../..');
+const ASTRO = path.join(projectRoot, 'node_modules/astro/bin/astro.mjs');
+const WRANGLER = path.join(projectRoot, 'node_modules/wrangler/bin/wrangler.js');
+export const BUILT_WORKER_CONFIG = path.join(projectRoot, 'dist/server/wrangler.json');
+
+const quietToolEnv = { ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
+
+export interface BuildOptions {
+  siteUrl: string;
+  eventsDir?: string;
+  stdio?: StdioOptions;
+}
+
+/** `astro build` with `{base_url}` (and optionally another event tree); rejects with the build's output. */
+export function buildSite({ siteUrl, eventsDir, stdio = 'pipe' }: BuildOptions): Promise<string> {
+  const env = { ...process.env, ...quietToolEnv, SITE_URL: siteUrl, ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}) };
+  const child = spawn(process.execPath, [ASTRO, 'build'], { cwd: projectRoot, env, stdio });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`astro build failed (${code}):\n${output}`))));
+  });
+}
+
+export interface ServeOptions {
+  port: number;
+  /** Where workerd keeps local state (the rate limiter's counters); a fresh folder isolates a test run. */
+  persistTo?: string;
+  host?: string;
+  stdio?: StdioOptions;
+}
+
+/** Serves the last build in workerd (`wrangler dev` on the built worker); resolve `waitUntilServing` next. */
+export function serveBuild({ port, persistTo, host = '127.0.0.1', stdio = 'pipe' }: ServeOptions): ChildProcess {
+  const args = [WRANGLER, 'dev', '--config', BUILT_WORKER_CONFIG, '--port', String(port), '--ip', host];
+  args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
+  if (persistTo) args.push('--persist-to', persistTo);
+  return spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...quietToolEnv }, stdio });
+}
+
+/** Polls `url` until the server answers, or fails after `timeoutMs` or when the server exits. */
+export async function waitUntilServing(url: string, server: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the local server exited with code ${server.exitCode}`);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`the local server did not answer at ${url} within ${timeoutMs} ms`);
+}

@@ -1,0 +1,39 @@
+import { MS_PER_DAY } from './ordering.ts';
+
+/**
+ * Cadence arithmetic, kept in whole milliseconds so that boundaries such as "exactly 1.5 times the
+ * median" compare exactly; days appear only at the edge of the core, in the published numbers.
+ */
+
+/** The number of most recent resets whose gaps feed the median (and so `nextEstimate`). */
+export const MEDIAN_BASIS_RESETS = 10;
+
+export const gapsBetween = (ascendingTimesMs: readonly number[]): number[] =>
+  ascendingTimesMs.slice(1).map((time, index) => time - ascendingTimesMs[index]!);
+
+/** The gaps among the last `MEDIAN_BASIS_RESETS` resets: at most nine of them. */
+export const recentGaps = (gapsMs: readonly number[]): number[] => gapsMs.slice(-(MEDIAN_BASIS_RESETS - 1));
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export const mean = (values: readonly number[]): number | null =>
+  values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+
+export const maximum = (values: readonly number[]): number | null =>
+  values.length === 0 ? null : Math.max(...values);
+
+export const msToDays = (ms: number | null): number | null => (ms === null ? null : ms / MS_PER_DAY);
+
+export function hourHistogramUtc(timesMs: readonly number[]): number[] {
+  const histogram = new Array<number>(24).fill(0);
+  for (const time of timesMs) {
+    const hour = new Date(time).getUTCHours();
+    histogram[hour] = (histogram[hour] ?? 0) + 1;
+  }
+  return histogram;
+}

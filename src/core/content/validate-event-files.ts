@@ -1,0 +1,122 @@
+import type { core } from 'zod';
+import { ProviderSchema } from '../enums.ts';
+import { announcedMs, effectiveMs } from '../ordering.ts';
+import { EventSchema, type Event } from '../schemas.ts';
+
+/**
+ * The content rules: every event file is checked on its own (the Event schema) and against its place in
+ * the tree and its neighbours (folder, file name, unique id, not in the future). Every problem of every
+ * file is reported, so one run of `npm run validate` lists all there is to fix.
+ */
+
+/** One file under the events folder, its path relative to that folder with `/` separators. */
+export interface EventFile {
+  path: string;
+  text: string;
+}
+
+export interface ContentProblem {
+  file: string;
+  /** The Event field at fault, or null when the problem is the file as a whole. */
+  field: string | null;
+  message: string;
+}
+
+export interface ContentValidation {
+  events: Event[];
+  problems: ContentProblem[];
+}
+
+const FILE_PATH = /^([^/]+)\/([^/]+)\.json$/;
+
+function describeSchemaIssue(issue: core.$ZodIssue, raw: Record<string, unknown>): string {
+  const [top] = issue.path;
+  if (issue.code === 'invalid_type' && issue.path.length === 1 && typeof top === 'string' && !(top in raw)) {
+    return `is missing (expected ${issue.expected})`;
+  }
+  if (issue.code === 'unrecognized_keys') return `unknown field; an Event has exactly the fields of the spec (2.4)`;
+  return issue.message;
+}
+
+function schemaProblems(file: string, raw: unknown): { event?: Event; problems: ContentProblem[] } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { problems: [{ file, field: null, message: 'must hold one JSON object (a full Event)' }] };
+  }
+  const parsed = EventSchema.safeParse(raw);
+  if (parsed.success) return { event: parsed.data, problems: [] };
+  const problems = parsed.error.issues.flatMap((issue) => {
+    const message = describeSchemaIssue(issue, raw as Record<string, unknown>);
+    const fields = issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.join('.') || null];
+    return fields.map((field) => ({ file, field, message }));
+  });
+  return { problems };
+}
+
+function placementProblems(file: string, event: Event): ContentProblem[] {
+  const [, folder, name] = FILE_PATH.exec(file) ?? [];
+  const problems: ContentProblem[] = [];
+  if (folder !== event.provider) {
+    problems.push({ file, field: 'provider', message: `is "${event.provider}" but the file is in the "${folder}" folder` });
+  }
+  if (name !== event.id) {
+    problems.push({ file, field: 'id', message: `is "${event.id}" but the file is named "${name}.json"; name the file <id>.json` });
+  }
+  return problems;
+}
+
+function timeProblems(file: string, event: Event, now: Date): ContentProblem[] {
+  const problems: ContentProblem[] = [];
+  if (announcedMs(event) > now.getTime()) {
+    problems.push({ file, field: 'announcedAt', message: `is in the future (now is ${now.toISOString()})` });
+  }
+  if (event.effectiveAt !== null && effectiveMs(event) <= announcedMs(event)) {
+    problems.push({
+      file,
+      field: 'effectiveAt',
+      message: 'must be later than announcedAt; set it only when the post names a later effective time, else null',
+    });
+  }
+  return problems;
+}
+
+export function validateEventFiles(files: readonly EventFile[], now: Date): ContentValidation {
+  const events: Event[] = [];
+  const problems: ContentProblem[] = [];
+  const fileById = new Map<string, string>();
+
+  for (const { path, text } of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    const [, folder] = FILE_PATH.exec(path) ?? [];
+    if (folder === undefined || !ProviderSchema.safeParse(folder).success) {
+      problems.push({
+        file: path,
+        field: null,
+        message: `is not in a provider folder; event files live at <provider>/<id>.json with provider one of ${ProviderSchema.options.join(', ')}`,
+      });
+      continue;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      problems.push({ file: path, field: null, message: `malformed JSON: ${(error as Error).message}` });
+      continue;
+    }
+    const { event, problems: fieldProblems } = schemaProblems(path, raw);
+    problems.push(...fieldProblems);
+    if (event === undefined) continue;
+
+    const fileProblems = [...placementProblems(path, event), ...timeProblems(path, event, now)];
+    const firstFile = fileById.get(event.id);
+    if (firstFile !== undefined) {
+      fileProblems.push({ file: path, field: 'id', message: `duplicate id "${event.id}", already used by ${firstFile}` });
+    } else {
+      fileById.set(event.id, path);
+    }
+    problems.push(...fileProblems);
+    if (fileProblems.length === 0) events.push(event);
+  }
+  return { events, problems };
+}
+
+export const formatContentProblem = ({ file, field, message }: ContentProblem, root: string): string =>
+  `${root}/${file}${field === null ? '' : ` → ${field}`}: ${message}`;

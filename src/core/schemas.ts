@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { BoardStatusSchema, EventKindSchema, ProviderSchema } from './enums.ts';
+
+/**
+ * The spec's resources (section 2) as zod schemas: the one source of the TypeScript types, of content
+ * validation and of the machine-readable descriptions (OpenAPI, MCP output schemas).
+ */
+
+export const SUMMARY_MAX_CHARACTERS = 280;
+
+/** ISO 8601 UTC with milliseconds, e.g. `2026-03-04T05:06:07.089Z`; impossible dates are rejected. */
+export const UtcTimestampSchema = z.iso
+  .datetime({ precision: 3, error: 'must be an ISO 8601 UTC time with milliseconds, like 2026-03-04T05:06:07.089Z' })
+  .meta({ id: 'UtcTimestamp', format: 'date-time', example: '2026-03-04T05:06:07.089Z' });
+
+/** File names, URL anchors and calendar UIDs are built from ids, so they stay in a safe alphabet. */
+export const EventIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'must be 1 to 128 letters, digits, "_" or "-", starting with a letter or digit');
+
+export const ScopeSchema = z
+  .string()
+  .regex(/^(global|plan:[a-z0-9][a-z0-9_.-]{0,63})$/, 'must be "global" or "plan:<plan_name>" (lower-case letters, digits, "_", "." or "-")')
+  .meta({ examples: ['global', 'plan:pro'] });
+
+export const SourceUrlSchema = z
+  .url({
+    protocol: /^https$/,
+    hostname: /^([a-z0-9-]+\.)+[a-z0-9-]+$/i,
+    error: 'must be an https URL of the original public post',
+  })
+  .meta({ format: 'uri' });
+
+const characterCount = (text: string): number => [...text].length;
+
+export const SummarySchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine((text) => characterCount(text) <= SUMMARY_MAX_CHARACTERS, {
+    message: `must be at most ${SUMMARY_MAX_CHARACTERS} characters`,
+  });
+
+export const EventSchema = z
+  .strictObject({
+    id: EventIdSchema.describe('id of the original post; the permanent page is {base_url}/<provider>#event-<id>'),
+    provider: ProviderSchema,
+    kind: EventKindSchema,
+    scope: ScopeSchema.describe('`global` (everyone) or `plan:<plan_name>` (one plan)'),
+    announcedAt: UtcTimestampSchema,
+    effectiveAt: UtcTimestampSchema.nullable().describe('set only when the post names a later effective time'),
+    sourceUrl: SourceUrlSchema.describe('original public post; must be kept when republishing'),
+    sourceAccount: z.string().min(1).max(100).describe('account handle that made the post'),
+    summary: SummarySchema.describe('excerpt of the original post, up to 280 characters'),
+    audience: z.array(z.string().min(1).max(100)),
+    verified: z.boolean().describe('checked by hand before it changed the board'),
+  })
+  .meta({ id: 'Event' });
+export type Event = z.infer<typeof EventSchema>;
+
+const Days = z.number().nonnegative();
+
+export const ProviderStatsSchema = z
+  .strictObject({
+    totalResets: z.int().nonnegative().describe('count of reset events'),
+    medianIntervalDays: Days.nullable().describe('median gap of the last 10 resets, in days'),
+    meanIntervalDays: Days.nullable().describe('mean gap in days'),
+    longestWaitDays: Days.nullable().describe('longest gap in days'),
+    hourHistogramUtc: z
+      .array(z.int().nonnegative())
+      .length(24)
+      .describe('reset announcements per UTC hour; index 0 = 00:00'),
+    firstRecordedAt: UtcTimestampSchema.nullable(),
+  })
+  .meta({ id: 'ProviderStats' });
+export type ProviderStats = z.infer<typeof ProviderStatsSchema>;
+
+export const ProviderStatusSchema = z
+  .strictObject({
+    provider: ProviderSchema,
+    daysSince: Days.nullable().describe('fractional days since the last reset'),
+    status: BoardStatusSchema,
+    lastReset: EventSchema.nullable().describe('most recent event with kind reset'),
+    latestSignal: EventSchema.nullable().describe('most recent event of any kind'),
+    nextEstimate: UtcTimestampSchema.nullable().describe(
+      'cadence estimate, not a vendor schedule: last reset + median gap of the last 10 resets; a value in the past means any time now',
+    ),
+    stats: ProviderStatsSchema,
+  })
+  .meta({ id: 'ProviderStatus' });
+export type ProviderStatus = z.infer<typeof ProviderStatusSchema>;
+
+export const StatusResponseSchema = z
+  .strictObject({
+    updatedAt: UtcTimestampSchema,
+    providers: z.array(ProviderStatusSchema),
+  })
+  .meta({ id: 'StatusResponse' });
+export type StatusResponse = z.infer<typeof StatusResponseSchema>;
+
+export const TimelineResponseSchema = z
+  .strictObject({
+    provider: z.union([ProviderSchema, z.literal('all')]),
+    updatedAt: UtcTimestampSchema,
+    events: z.array(EventSchema).describe('newest first'),
+  })
+  .meta({ id: 'TimelineResponse' });
+export type TimelineResponse = z.infer<typeof TimelineResponseSchema>;
+
+export const ErrorBodySchema = z
+  .strictObject({
+    error: z.enum(['invalid_query', 'invalid_provider', 'internal_error']),
+    issues: z
+      .array(
+        z.object({
+          code: z.string(),
+          path: z.array(z.union([z.string(), z.number()])),
+          message: z.string(),
+        }),
+      )
+      .optional(),
+  })
+  .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
