@@ -41,12 +41,24 @@ export interface ServeOptions {
   stdio?: StdioOptions;
 }
 
-/** Serves the last build in workerd (`wrangler dev` on the built worker); resolve `waitUntilServing` next. */
+/**
+ * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next.
+ * It runs in a process group of its own, so `stopServer` ends wrangler and the workerd processes it starts.
+ */
 export function serveBuild({ port, persistTo, host = '127.0.0.1', stdio = 'pipe' }: ServeOptions): ChildProcess {
   const args = [WRANGLER, 'dev', '--config', BUILT_WORKER_CONFIG, '--port', String(port), '--ip', host];
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
   if (persistTo) args.push('--persist-to', persistTo);
-  return spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...quietToolEnv }, stdio });
+  return spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...quietToolEnv }, stdio, detached: true });
+}
+
+export function stopServer(server: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
+  if (server.pid === undefined || server.exitCode !== null) return;
+  try {
+    process.kill(-server.pid, signal);
+  } catch {
+    // Already gone.
+  }
 }
 
 /** Polls `url` until the server answers, or fails after `timeoutMs` or when the server exits. */

@@ -1,0 +1,34 @@
+import { describe, expect, inject, it } from 'vitest';
+import { deriveBoard } from '../src/core/board.ts';
+import { BoardDatasetSchema, DATASET_PATH } from '../src/core/dataset.ts';
+import { compareNewestFirst } from '../src/core/ordering.ts';
+import { checkEventTree } from '../src/node/check-event-tree.ts';
+
+const baseUrl = inject('baseUrl');
+
+describe('the production build served in workerd', async () => {
+  const { events } = await checkEventTree('content/events');
+  const published = events.filter((event) => event.verified).sort(compareNewestFirst);
+
+  it('publishes exactly the verified events, newest first, as its data asset', async () => {
+    const response = await fetch(`${baseUrl}${DATASET_PATH}`);
+    expect(response.status).toBe(200);
+    const dataset = BoardDatasetSchema.parse(await response.json());
+    expect(dataset.events).toEqual(published);
+    expect(dataset.events.some((event) => !event.verified)).toBe(false);
+  });
+
+  it('shows a populated board on the home page, computed at request time', async () => {
+    const response = await fetch(`${baseUrl}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    const board = deriveBoard(published, new Date());
+    for (const { provider, status } of board.providers) {
+      expect(html).toContain(`data-provider="${provider}"`);
+      expect(html).toMatch(new RegExp(`data-provider="${provider}".*?data-status="${status}"`, 's'));
+    }
+    const computedAt = Date.parse(/Computed at (\S+?)\./.exec(html)?.[1] ?? '');
+    expect(Math.abs(Date.now() - computedAt)).toBeLessThan(60_000);
+  });
+});
