@@ -1,11 +1,40 @@
 import { handle } from '@astrojs/cloudflare/handler';
+import { createContext } from './context.ts';
+import { DataSourceUnavailable } from './data-source.ts';
+import { PREFLIGHT_PATHS, preflightResponse, withCommonHeaders } from './http/cors.ts';
+import { internalError } from './http/responses.ts';
+import { findRoute } from './router.ts';
 
 /**
- * The worker's entry. Static assets are answered by the platform before it runs; every other request
- * comes here and, for now, goes to Astro's on-demand pages.
+ * The worker's entry. Plain static assets are answered by the platform before it runs; the paths of
+ * `assets.run_worker_first` and everything that is not a file come here. The edge routes answer first,
+ * everything else goes to Astro's on-demand pages. Every response leaves with CORS `*` and `nosniff`.
  */
+
+const ALLOW = 'GET, HEAD, OPTIONS';
+
+async function route(request: Request, env: Env, context: ExecutionContext): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const handler = findRoute(pathname);
+  if (handler === undefined) return handle(request, env, context);
+  if (request.method === 'OPTIONS') {
+    return PREFLIGHT_PATHS.has(pathname) ? preflightResponse() : new Response(null, { status: 204, headers: { Allow: ALLOW } });
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return new Response(null, { status: 405, headers: { Allow: ALLOW } });
+  }
+  try {
+    const response = await handler(createContext(request, env));
+    return request.method === 'HEAD' ? new Response(null, response) : response;
+  } catch (error) {
+    if (!(error instanceof DataSourceUnavailable)) console.error('unexpected error in', pathname, error);
+    else console.warn(error.message);
+    return internalError();
+  }
+}
+
 export default {
-  fetch(request, env, context) {
-    return handle(request, env, context);
+  async fetch(request, env, context) {
+    return withCommonHeaders(await route(request, env, context));
   },
 } satisfies ExportedHandler<Env>;

@@ -121,3 +121,26 @@ export const ErrorBodySchema = z
   })
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** JSON-RPC 2.0 as MCP uses it (spec 2.11); described here for the OpenAPI document. */
+export const JsonRpcIdSchema = z.union([z.int(), z.string(), z.null()]);
+
+export const JsonRpcRequestSchema = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: JsonRpcIdSchema.optional(),
+    method: z.string().meta({ examples: ['initialize', 'tools/list', 'tools/call'] }),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'JsonRpcRequest' });
+
+export const JsonRpcResponseSchema = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: JsonRpcIdSchema,
+    result: z.record(z.string(), z.unknown()).optional(),
+    error: z
+      .object({ code: z.int(), message: z.string(), data: z.unknown().optional() })
+      .optional(),
+  })
+  .meta({ id: 'JsonRpcResponse' });

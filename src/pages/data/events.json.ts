@@ -1,11 +1,7 @@
 import type { APIRoute } from 'astro';
-import { getCollection } from 'astro:content';
-import { buildDataset } from '../../core/dataset.ts';
+import { buildTimeDataset } from '../../build/dataset.ts';
 
 export const prerender = true;
 
-export const GET: APIRoute = async () => {
-  const entries = await getCollection('events');
-  const dataset = buildDataset(entries.map((entry) => entry.data), new Date());
-  return new Response(JSON.stringify(dataset), { headers: { 'Content-Type': 'application/json' } });
-};
+/** The data set the edge reads (functions/data-source.ts). */
+export const GET: APIRoute = async () => Response.json(await buildTimeDataset());

@@ -1,0 +1,23 @@
+import { FeedQuerySchema, parseQuery } from '../../src/core/api/query.ts';
+import { FEED_FORMATS, FEED_RENDERERS, type FeedFormat } from '../../src/core/render/feeds.ts';
+import type { EdgeContext } from '../context.ts';
+import { withHeaders } from '../http/conditional.ts';
+import { CACHE, invalidQuery, textResponse } from '../http/responses.ts';
+import { BASE_URL } from '../site.ts';
+
+/** GET /feed.xml (spec 4.4), /feed.atom and /feed.json: all three providers prerendered, one at the edge. */
+export async function handleFeed(context: EdgeContext, format: FeedFormat): Promise<Response> {
+  const query = parseQuery(FeedQuerySchema, context.url.searchParams);
+  if (!query.ok) return invalidQuery(query.issues);
+  const { path, contentType } = FEED_FORMATS[format];
+  if (query.value.provider === undefined) {
+    return withHeaders(await context.asset(path), { 'Content-Type': contentType, 'Cache-Control': CACHE.feed });
+  }
+  const { events, builtAt } = await context.dataset();
+  const body = FEED_RENDERERS[format]({ events, provider: query.value.provider, baseUrl: BASE_URL, builtAt });
+  return textResponse(body, contentType, CACHE.feed);
+}
+
+/** GET /api/feed: a permanent alias of /feed.xml that keeps the query. */
+export const redirectToFeed = (context: EdgeContext): Response =>
+  new Response(null, { status: 308, headers: { Location: `/feed.xml${context.url.search}`, 'Cache-Control': CACHE.feed } });

@@ -1,0 +1,17 @@
+import { jsonResponse } from './responses.ts';
+import { dataEtag, ifNoneMatchHits } from './etag.ts';
+
+/** JSON computed at the edge, with a data ETag; 304 when the client already holds the same data. */
+export async function conditionalJson(request: Request, body: unknown, cacheControl: string): Promise<Response> {
+  const etag = await dataEtag(body);
+  const headers = { ETag: etag, 'Cache-Control': cacheControl };
+  if (ifNoneMatchHits(request.headers.get('If-None-Match'), etag)) return new Response(null, { status: 304, headers });
+  return jsonResponse(body, { headers });
+}
+
+/** A prerendered file answered with this route's headers (the asset store knows no Content-Type for it). */
+export function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const copy = new Response(response.body, response);
+  for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
+  return copy;
+}

@@ -1,0 +1,30 @@
+/** CORS: every response may be read from any origin (spec section 1); preflight per spec section 4. */
+
+export const PREFLIGHT_PATHS: ReadonlySet<string> = new Set([
+  '/api/status',
+  '/api/timeline',
+  '/api/timeline.csv',
+  '/feed.xml',
+  '/api/ics',
+]);
+
+export const preflightResponse = (): Response =>
+  new Response(null, {
+    status: 204,
+    headers: {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': 'GET, OPTIONS',
+      'Access-Control-Max-Age': '86400',
+    },
+  });
+
+/**
+ * The headers every worker response leaves with: CORS `*`, and `nosniff` so that no browser reads an API
+ * body as anything but its declared type. Copies the response, whose headers may be immutable.
+ */
+export function withCommonHeaders(response: Response): Response {
+  const copy = new Response(response.body, response);
+  copy.headers.set('Access-Control-Allow-Origin', '*');
+  copy.headers.set('X-Content-Type-Options', 'nosniff');
+  return copy;
+}

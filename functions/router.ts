@@ -1,0 +1,31 @@
+import { handleFeed, redirectToFeed } from './api/feeds.ts';
+import { handleMarkdown } from './api/markdown.ts';
+import { handleProviderStatus, handleStatus } from './api/status.ts';
+import { handleTimeline, handleTimelineCsv } from './api/timeline.ts';
+import type { EdgeContext } from './context.ts';
+
+/** The paths the edge answers itself, before Astro; every one is a GET (HEAD and OPTIONS follow from it). */
+type Handler = (context: EdgeContext) => Promise<Response> | Response;
+
+const EXACT_ROUTES: Readonly<Record<string, Handler>> = {
+  '/api/status': handleStatus,
+  '/api/timeline': handleTimeline,
+  '/api/timeline.csv': handleTimelineCsv,
+  '/feed.xml': (context) => handleFeed(context, 'rss'),
+  '/feed.atom': (context) => handleFeed(context, 'atom'),
+  '/feed.json': (context) => handleFeed(context, 'json'),
+  '/api/feed': redirectToFeed,
+  '/index.md': (context) => handleMarkdown(context, 'en'),
+  '/zh/index.md': (context) => handleMarkdown(context, 'zh'),
+};
+
+const PROVIDER_STATUS_PREFIX = '/api/status/';
+
+export function findRoute(pathname: string): Handler | undefined {
+  if (Object.hasOwn(EXACT_ROUTES, pathname)) return EXACT_ROUTES[pathname];
+  if (pathname.startsWith(PROVIDER_STATUS_PREFIX)) {
+    const segment = pathname.slice(PROVIDER_STATUS_PREFIX.length);
+    return (context) => handleProviderStatus(context, decodeURIComponent(segment));
+  }
+  return undefined;
+}

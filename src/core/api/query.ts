@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { PROVIDERS } from '../enums.ts';
+
+/**
+ * Query parameters: one zod schema per endpoint, which both parses requests and describes the parameters
+ * in the OpenAPI document. Unknown parameters are ignored; a known one given twice is refused.
+ */
+
+export const TIMELINE_LIMIT = { min: 1, max: 500, default: 200 } as const;
+
+export const ProviderFilterSchema = z.enum([...PROVIDERS, 'all']).meta({ id: 'ProviderFilter' });
+export type ProviderFilter = z.infer<typeof ProviderFilterSchema>;
+
+/** A plain decimal integer in [min, max]: no sign, no exponent, no fraction, no spaces. */
+export const decimalIntegerParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a plain decimal integer')
+    .transform(Number)
+    .pipe(z.int().min(min).max(max));
+
+export const TimelineQuerySchema = z.object({
+  provider: ProviderFilterSchema.default('all').describe('one provider, or all three'),
+  limit: decimalIntegerParam(TIMELINE_LIMIT.min, TIMELINE_LIMIT.max)
+    .default(TIMELINE_LIMIT.default)
+    .describe('the most events to return, newest first'),
+  format: z.enum(['json', 'csv']).default('json').describe('json (TimelineResponse) or csv (as /api/timeline.csv)'),
+});
+export type TimelineQuery = z.infer<typeof TimelineQuerySchema>;
+
+export const TimelineCsvQuerySchema = TimelineQuerySchema.omit({ format: true });
+
+export const FeedQuerySchema = z.object({
+  provider: z.enum(PROVIDERS).optional().describe('one provider; omit for all three'),
+});
+export type FeedQuery = z.infer<typeof FeedQuerySchema>;
+
+/** IANA zone names as the spec allows them (only echoed, never interpreted). */
+export const TZ_PATTERN = /^[A-Za-z0-9_+\-/]+$/;
+
+/** A date-time with `Z` or an explicit offset; impossible dates (30 February) are refused. */
+const WindowTimeSchema = z.iso.datetime({
+  offset: true,
+  error: 'must be an ISO 8601 date-time with an offset, like 2026-03-04T18:30:00+01:00',
+});
+
+export const IcsQuerySchema = z
+  .object({
+    provider: z.enum(PROVIDERS).describe('used in event titles'),
+    resetAt: WindowTimeSchema.optional().describe('reset time of the 5-hour window'),
+    weeklyAt: WindowTimeSchema.optional().describe('reset time of the weekly window'),
+    tz: z.string().max(64).regex(TZ_PATTERN, 'must be an IANA zone name').optional().describe('only echoed in the event description'),
+    locale: z.enum(['en', 'zh']).default('en').describe('language of event titles'),
+  })
+  .refine((query) => query.resetAt !== undefined || query.weeklyAt !== undefined, {
+    message: 'give at least one of resetAt and weeklyAt',
+    path: ['resetAt'],
+  });
+export type IcsQuery = z.infer<typeof IcsQuerySchema>;
+
+export interface QueryIssue {
+  code: string;
+  path: (string | number)[];
+  message: string;
+}
+
+export type QueryResult<T> = { ok: true; value: T } | { ok: false; issues: QueryIssue[] };
+
+/** Parses the known parameters of `schema` from a query string, reporting every problem at once. */
+export function parseQuery<S extends z.ZodObject>(schema: S, params: URLSearchParams): QueryResult<z.infer<S>> {
+  const issues: QueryIssue[] = [];
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const values = params.getAll(key);
+    if (values.length > 1) {
+      issues.push({ code: 'repeated_parameter', path: [key], message: `"${key}" may be given at most once` });
+    } else if (values.length === 1) {
+      raw[key] = values[0]!;
+    }
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (!issues.some((known) => known.path[0] === issue.path[0])) {
+        issues.push({ code: issue.code, path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)), message: issue.message });
+      }
+    }
+  }
+  return issues.length > 0 || !parsed.success ? { ok: false, issues } : { ok: true, value: parsed.data };
+}
