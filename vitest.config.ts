@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'core', include: ['src/**/*.test.ts'], environment: 'node' },
+        test: { name: 'core', include: ['src/**/*.test.ts', 'functions/**/*.test.ts'], environment: 'node' },
       },
       {
         test: {

@@ -15,11 +15,10 @@ const ALLOW = 'GET, HEAD, OPTIONS';
 
 async function route(request: Request, env: Env, context: ExecutionContext): Promise<Response> {
   const { pathname } = new URL(request.url);
+  if (request.method === 'OPTIONS' && PREFLIGHT_PATHS.has(pathname)) return preflightResponse();
   const handler = findRoute(pathname);
   if (handler === undefined) return handle(request, env, context);
-  if (request.method === 'OPTIONS') {
-    return PREFLIGHT_PATHS.has(pathname) ? preflightResponse() : new Response(null, { status: 204, headers: { Allow: ALLOW } });
-  }
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: ALLOW } });
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return new Response(null, { status: 405, headers: { Allow: ALLOW } });
   }

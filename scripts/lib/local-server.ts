@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /**
@@ -39,14 +42,16 @@ export interface ServeOptions {
   persistTo?: string;
   host?: string;
   stdio?: StdioOptions;
+  /** The built worker to serve; a copy of dist/ can be served to test faults without touching the build. */
+  workerConfig?: string;
 }
 
 /**
  * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next.
  * It runs in a process group of its own, so `stopServer` ends wrangler and the workerd processes it starts.
  */
-export function serveBuild({ port, persistTo, host = '127.0.0.1', stdio = 'pipe' }: ServeOptions): ChildProcess {
-  const args = [WRANGLER, 'dev', '--config', BUILT_WORKER_CONFIG, '--port', String(port), '--ip', host];
+export function serveBuild({ port, persistTo, host = '127.0.0.1', stdio = 'pipe', workerConfig = BUILT_WORKER_CONFIG }: ServeOptions): ChildProcess {
+  const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
   if (persistTo) args.push('--persist-to', persistTo);
   return spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...quietToolEnv }, stdio, detached: true });
@@ -74,4 +79,43 @@ export async function waitUntilServing(url: string, server: ChildProcess, timeou
     }
   }
   throw new Error(`the local server did not answer at ${url} within ${timeoutMs} ms`);
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
+    });
+  });
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Serves a build on a free port with its own state folder, and resolves once it answers. */
+export async function startServer(options: Omit<ServeOptions, 'port' | 'persistTo' | 'stdio'> & { port?: number } = {}): Promise<RunningServer> {
+  const port = options.port ?? (await freePort());
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const state = await mkdtemp(path.join(tmpdir(), 'departures-board-state-'));
+  const server = serveBuild({ ...options, port, persistTo: state });
+  let log = '';
+  server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const stop = async () => {
+    stopServer(server);
+    await rm(state, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilServing(baseUrl, server);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n${log}`);
+  }
+  return { baseUrl, stop };
 }

@@ -78,13 +78,10 @@ export function parseQuery<S extends z.ZodObject>(schema: S, params: URLSearchPa
       raw[key] = values[0]!;
     }
   }
+  // A repeated parameter is left out of `raw`, so the schema reports nothing more about it.
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      if (!issues.some((known) => known.path[0] === issue.path[0])) {
-        issues.push({ code: issue.code, path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)), message: issue.message });
-      }
-    }
+  for (const issue of parsed.error?.issues ?? []) {
+    issues.push({ code: issue.code, path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)), message: issue.message });
   }
   return issues.length > 0 || !parsed.success ? { ok: false, issues } : { ok: true, value: parsed.data };
 }

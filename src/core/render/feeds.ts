@@ -96,7 +96,8 @@ export function renderAtomFeed(input: FeedInput): string {
       ],
       authors: [{ name: event.sourceAccount, uri: event.sourceUrl }],
       categories: [{ term: event.provider }, { term: event.kind }],
-      summary: { value: event.summary, type: 'text' },
+      // Markup, not plain text: feedsmith indents CDATA sections, and whitespace is insignificant only in HTML.
+      summary: { value: escapeHtml(event.summary), type: 'html' },
       content: { value: html, type: 'html' },
     })),
   });

@@ -20,7 +20,7 @@ export function renderTimelineCsv(events: readonly Event[], baseUrl: string): st
     event.sourceUrl,
     eventPageUrl(baseUrl, event),
   ]);
-  return Papa.unparse({ fields: [...TIMELINE_CSV_COLUMNS], data: rows }, { newline: CRLF }) + CRLF;
+  return Papa.unparse([[...TIMELINE_CSV_COLUMNS], ...rows], { newline: CRLF }) + CRLF;
 }
 
 export const timelineCsvFileName = (provider: ProviderFilter): string => `${SERVICE_MACHINE_NAME}-timeline-${provider}.csv`;

@@ -1,0 +1,31 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { EventSchema, StatusResponseSchema } from '../schemas.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+
+const document = buildOpenApiDocument('https://board.example');
+
+describe('buildOpenApiDocument', () => {
+  it('is a valid OpenAPI 3.1.0 document, API version 1.0.0', async () => {
+    expect(await new Validator().validate(document)).toEqual({ valid: true });
+    expect(document).toMatchObject({ openapi: '3.1.0', info: { version: '1.0.0' }, servers: [{ url: 'https://board.example' }] });
+  });
+
+  it('describes every path of the API, the aliases included', () => {
+    expect(Object.keys(document['paths'] as object).sort()).toEqual(
+      [
+        '/api/status', '/api/status/{provider}', '/api/timeline', '/api/timeline.csv', '/feed.xml', '/feed.atom', '/feed.json',
+        '/api/feed', '/api/ics', '/index.md', '/zh/index.md', '/llms.txt', '/openapi.json', '/mcp', '/api/mcp',
+      ].sort(),
+    );
+  });
+
+  it('takes its schemas from the zod schemas, not a second copy', () => {
+    const schemas = (document['components'] as { schemas: Record<string, unknown> }).schemas;
+    const required = (schema: z.ZodObject) => Object.keys(schema.shape);
+    expect((schemas['Event'] as { required: string[] }).required).toEqual(required(EventSchema));
+    expect((schemas['StatusResponse'] as { required: string[] }).required).toEqual(required(StatusResponseSchema));
+    expect(JSON.stringify(schemas)).not.toContain('#/$defs/');
+  });
+});
