@@ -1,0 +1,68 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
+
+/**
+ * The data source made unavailable for real: a copy of the build is served in workerd, and its data asset
+ * is removed, corrupted and restored while the server runs.
+ */
+
+const NEEDS_DATA = [
+  '/api/status',
+  '/api/status/provider_a',
+  '/api/timeline?provider=provider_a',
+  '/api/timeline.csv?limit=5',
+  '/feed.xml?provider=provider_b',
+  '/feed.json?provider=provider_c',
+  '/index.md',
+  '/zh/index.md',
+];
+
+let copy: string;
+let server: RunningServer;
+const dataFile = () => path.join(copy, 'client/data/events.json');
+const savedData = () => path.join(copy, 'events.json.saved');
+
+beforeAll(async () => {
+  copy = await mkdtemp(path.join(tmpdir(), 'departures-board-dist-'));
+  await cp('dist', copy, { recursive: true });
+  await cp(dataFile(), savedData());
+  await rm(dataFile());
+  server = await startServer({ workerConfig: path.join(copy, 'server/wrangler.json') });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await rm(copy, { recursive: true, force: true });
+});
+
+async function expectInternalError(requestPath: string) {
+  const response = await fetch(`${server.baseUrl}${requestPath}`);
+  expect(response.status, requestPath).toBe(500);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  expect(await response.json()).toEqual({ error: 'internal_error' });
+}
+
+describe('when the data source is unavailable', () => {
+  it.each(NEEDS_DATA)('a missing data set makes %s a 500 internal_error, JSON, no stack trace', expectInternalError);
+
+  it('a corrupt data set does too', async () => {
+    await writeFile(dataFile(), '{"builtAt": "yesterday", "events": [');
+    for (const requestPath of NEEDS_DATA) await expectInternalError(requestPath);
+    await writeFile(dataFile(), JSON.stringify({ builtAt: '2026-01-01T00:00:00.000Z', events: [{ id: 'x' }] }));
+    await expectInternalError('/api/status');
+  });
+
+  it('a missing prerendered timeline makes the default /api/timeline a 500 too', async () => {
+    await rm(path.join(copy, 'client/api/timeline'));
+    await expectInternalError('/api/timeline');
+  });
+
+  it('the first request after the data set is back succeeds', async () => {
+    await cp(savedData(), dataFile());
+    for (const requestPath of NEEDS_DATA) expect((await fetch(`${server.baseUrl}${requestPath}`)).status, requestPath).toBe(200);
+  });
+});
