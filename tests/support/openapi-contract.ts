@@ -11,7 +11,7 @@ const DOCUMENT_ID = 'https://contract.test/openapi.json';
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema: object }> }>;
 }
-interface OpenApiDocument {
+interface OpenApiDocument extends Record<string, unknown> {
   paths: Record<string, Record<string, Operation>>;
   components: object;
 }

@@ -69,7 +69,7 @@ describe('renderRssFeed', () => {
 
 describe('renderAtomFeed', () => {
   it('carries the same items as Atom, parsed by a feed parser', async () => {
-    const feed = await parser.parseString(renderAtomFeed(input()));
+    const feed = await new Parser<Record<string, unknown>, { id: string }>().parseString(renderAtomFeed(input()));
     const events = trickyEvents();
     expect(feed.items.map((item) => item.id)).toEqual(events.map((event) => `${BASE}/${event.provider}#event-${event.id}`));
     expect(feed.items.map((item) => item.title)).toContain('Provider B · Reset · 9 Jun 2026');

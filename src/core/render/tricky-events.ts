@@ -1,3 +1,4 @@
+import { PROVIDERS } from '../enums.ts';
 import { makeEvent } from '../test-events.ts';
 
 /** Test support: summaries that break naive renderers. */
@@ -16,7 +17,7 @@ export const trickyEvents = () =>
     makeEvent({
       id: `tricky-${name}`,
       summary,
-      provider: (['provider_a', 'provider_b', 'provider_c'] as const)[index % 3],
+      provider: PROVIDERS[index % PROVIDERS.length]!,
       announcedAt: new Date(Date.UTC(2026, 5, 10 - index, 8)).toISOString(),
     }),
   );
