@@ -1,3 +1,4 @@
+import { handleAnnouncementCalendar, handleWindowCalendar } from './api/calendars.ts';
 import { handleFeed, redirectToFeed } from './api/feeds.ts';
 import { handleMarkdown } from './api/markdown.ts';
 import { handleProviderStatus, handleStatus } from './api/status.ts';
@@ -15,6 +16,8 @@ const EXACT_ROUTES: Readonly<Record<string, Handler>> = {
   '/feed.atom': (context) => handleFeed(context, 'atom'),
   '/feed.json': (context) => handleFeed(context, 'json'),
   '/api/feed': redirectToFeed,
+  '/api/ics': handleWindowCalendar,
+  '/calendar.ics': handleAnnouncementCalendar,
   '/index.md': (context) => handleMarkdown(context, 'en'),
   '/zh/index.md': (context) => handleMarkdown(context, 'zh'),
 };

@@ -7,6 +7,8 @@ export const CACHE = {
   api: 'public, s-maxage=60, stale-while-revalidate=300',
   feed: 'public, s-maxage=300, stale-while-revalidate=600',
   markdown: 'public, s-maxage=60',
+  /** The subscribable calendar changes as feeds do; calendar apps poll it hourly (REFRESH-INTERVAL). */
+  calendar: 'public, s-maxage=300, stale-while-revalidate=600',
   noStore: 'no-store',
 } as const;
 
@@ -15,6 +17,7 @@ export const CONTENT_TYPE = {
   csv: 'text/csv; charset=utf-8',
   markdown: 'text/markdown; charset=utf-8',
   text: 'text/plain; charset=utf-8',
+  calendar: 'text/calendar; charset=utf-8',
 } as const;
 
 export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {

@@ -1,50 +1,10 @@
 import { z } from 'zod';
+import { BOARD_STATUSES, EVENT_KINDS, PROVIDERS } from './vocabulary.ts';
 
-/**
- * The three enumerations of the spec (2.1, 2.2, 2.3) and their human labels.
- * Labels live here, beside the values they name, so that a new kind or provider is one edit.
- */
+/** The enumerations as zod schemas, named for the OpenAPI document; values and labels are in vocabulary.ts. */
 
-export const PROVIDERS = ['provider_a', 'provider_b', 'provider_c'] as const;
+export * from './vocabulary.ts';
+
 export const ProviderSchema = z.enum(PROVIDERS).meta({ id: 'Provider' });
-export type Provider = z.infer<typeof ProviderSchema>;
-
-export const EVENT_KINDS = ['reset', 'banked', 'boost', 'promo', 'tease'] as const;
 export const EventKindSchema = z.enum(EVENT_KINDS).meta({ id: 'EventKind' });
-export type EventKind = z.infer<typeof EventKindSchema>;
-
-export const BOARD_STATUSES = ['reset_now', 'banked', 'tease', 'waiting', 'overdue', 'no_data'] as const;
 export const BoardStatusSchema = z.enum(BOARD_STATUSES).meta({ id: 'BoardStatus' });
-export type BoardStatus = z.infer<typeof BoardStatusSchema>;
-
-export const LOCALES = ['en', 'zh'] as const;
-export type Locale = (typeof LOCALES)[number];
-
-export const PROVIDER_LABELS: Record<Locale, Record<Provider, string>> = {
-  en: { provider_a: 'Provider A', provider_b: 'Provider B', provider_c: 'Provider C' },
-  zh: { provider_a: '供应商 A', provider_b: '供应商 B', provider_c: '供应商 C' },
-};
-
-export const KIND_LABELS: Record<Locale, Record<EventKind, string>> = {
-  en: { reset: 'Reset', banked: 'Banked reset', boost: 'Limit boost', promo: 'Promotion', tease: 'Tease' },
-  zh: { reset: '重置', banked: '储备重置卡', boost: '额度提升', promo: '促销', tease: '预告' },
-};
-
-export const STATUS_LABELS: Record<Locale, Record<BoardStatus, string>> = {
-  en: {
-    reset_now: 'Reset now',
-    banked: 'Banked',
-    tease: 'Teased',
-    waiting: 'Waiting',
-    overdue: 'Overdue',
-    no_data: 'No data',
-  },
-  zh: {
-    reset_now: '刚刚重置',
-    banked: '有储备卡',
-    tease: '已预告',
-    waiting: '等待中',
-    overdue: '超过常规间隔',
-    no_data: '暂无数据',
-  },
-};
