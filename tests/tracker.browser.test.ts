@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import ICAL from 'ical.js';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { launchChromium } from './support/browser.ts';
+
+const baseUrl = inject('baseUrl');
+let browser: BrowserContext | undefined;
+afterEach(async () => {
+  await browser?.close();
+  browser = undefined;
+});
+
+const dtstarts = (text: string) =>
+  new ICAL.Component(ICAL.parse(text)).getAllSubcomponents('vevent').map((event) => (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString());
+
+describe('the window tracker page in Chromium', () => {
+  it('with JavaScript: detects the zone, converts as you type, and downloads a calendar that parses', async () => {
+    browser = await launchChromium({ timezoneId: 'Asia/Shanghai' });
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/tracker`);
+    await expect.poll(() => page.inputValue('input[name=tz]')).toBe('Asia/Shanghai');
+    await page.selectOption('select[name=provider]', 'provider_b');
+    await page.fill('input[name=reset]', '2026-11-21T18:30');
+    await expect.poll(() => page.textContent('#tracker-conversions')).toContain('2026-11-21 10:30 UTC');
+    expect(await page.inputValue('#ics-url')).toContain(`${baseUrl}/api/ics?provider=provider_b`);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#ics-download')]);
+    expect(download.suggestedFilename()).toBe('departures-board-provider_b-windows.ics');
+    const text = await readFile((await download.path())!, 'utf8');
+    expect(dtstarts(text)).toEqual(['2026-11-21T10:30:00.000Z']);
+  });
+
+  it('without JavaScript: the GET form answers with the link, and the link answers with the calendar', async () => {
+    browser = await launchChromium({ javaScriptEnabled: false });
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/zh/tracker`);
+    expect(await page.isHidden('#tracker-link')).toBe(true);
+    await page.fill('input[name=weekly]', '2026-11-23T09:00');
+    await page.fill('input[name=tz]', 'America/New_York');
+    await Promise.all([page.waitForURL(/\/zh\/tracker\?/), page.click('button[type=submit]')]);
+    expect(await page.textContent('#tracker-conversions')).toContain('2026-11-23 14:00 UTC');
+    const href = await page.getAttribute('#ics-download', 'href');
+    expect(href).toMatch(/^\/api\/ics\?/);
+    const response = await fetch(new URL(href!, baseUrl));
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(dtstarts(text)).toEqual(['2026-11-23T14:00:00.000Z']);
+    expect(new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!.getFirstPropertyValue('summary')).toBe('供应商 A 每周窗口重置');
+  });
+});
