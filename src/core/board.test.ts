@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveBoard, deriveProviderStatus } from './board.ts';
+import { deriveBoard, deriveNextEstimate, deriveProviderStatus } from './board.ts';
 import { MS_PER_DAY } from './ordering.ts';
 import { StatusResponseSchema, type Event } from './schemas.ts';
 import { daysBefore, makeEvent, NOW, resetDaysAgo, resetsWithGaps } from './test-events.ts';
@@ -196,5 +196,32 @@ describe('status words and their precedence', () => {
     ['overdue over waiting', resetsWithGaps([2, 2], 30), 'overdue'],
   ])('%s', (_, events, expected) => {
     expect(statusOf(events).status).toBe(expected);
+  });
+});
+
+describe('deriveNextEstimate', () => {
+  it.each([
+    [0, 0],
+    [1, 0],
+    [2, 1],
+    [10, 9],
+    [14, 9],
+  ])('with %i resets the median rests on %i gaps', (resetCount, sampleSize) => {
+    const events = resetCount === 0 ? [] : resetsWithGaps(new Array(resetCount - 1).fill(7), 2);
+    expect(deriveNextEstimate('provider_a', events, NOW).sampleSize).toBe(sampleSize);
+  });
+
+  it('agrees with the board and says what the estimate is not', () => {
+    const events = resetsWithGaps([6, 8, 7], 3);
+    const status = deriveProviderStatus('provider_a', events, NOW);
+    expect(deriveNextEstimate('provider_a', events, NOW)).toEqual({
+      provider: 'provider_a',
+      lastReset: status.lastReset,
+      daysSince: status.daysSince,
+      nextEstimate: status.nextEstimate,
+      medianIntervalDays: 7,
+      sampleSize: 3,
+      note: expect.stringMatching(/not a vendor schedule/),
+    });
   });
 });

@@ -89,6 +89,19 @@ export const ProviderStatusSchema = z
   .meta({ id: 'ProviderStatus' });
 export type ProviderStatus = z.infer<typeof ProviderStatusSchema>;
 
+export const NextEstimateSchema = z
+  .strictObject({
+    provider: ProviderSchema,
+    lastReset: EventSchema.nullable(),
+    daysSince: Days.nullable().describe('fractional days since the last reset'),
+    nextEstimate: UtcTimestampSchema.nullable().describe('last reset + median gap; null when history is insufficient'),
+    medianIntervalDays: Days.nullable().describe('median gap of the last 10 resets, in days'),
+    sampleSize: z.int().nonnegative().describe('number of gaps the median was taken from (at most 9)'),
+    note: z.string().describe('what the estimate is, and is not'),
+  })
+  .meta({ id: 'NextEstimate' });
+export type NextEstimate = z.infer<typeof NextEstimateSchema>;
+
 export const StatusResponseSchema = z
   .strictObject({
     updatedAt: UtcTimestampSchema,
