@@ -1,0 +1,95 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { buildTimelineResponse } from '../../src/core/api/timeline.ts';
+import { deriveBoard, deriveNextEstimate } from '../../src/core/board.ts';
+import {
+  MCP_INSTRUCTIONS,
+  MCP_PROMPTS,
+  MCP_RESOURCES,
+  MCP_SERVER_INFO,
+  MCP_TOOLS,
+  NextEstimateToolInput,
+  TimelineToolInput,
+  type TimelineToolResult,
+} from '../../src/core/mcp/catalogue.ts';
+import { renderBoardMarkdown } from '../../src/core/render/markdown.ts';
+import { eventPageUrl } from '../../src/core/site.ts';
+import { PROVIDER_LABELS } from '../../src/core/vocabulary.ts';
+import type { EdgeContext } from '../context.ts';
+import { BASE_URL } from '../site.ts';
+
+/** A tool result as the spec wants it: the JSON as a text block, and the same object as structuredContent. */
+const toolResult = <T extends object>(value: T) => ({
+  content: [{ type: 'text' as const, text: JSON.stringify(value) }],
+  structuredContent: value as T & Record<string, unknown>,
+});
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+/** A fresh, stateless MCP server over the board at the request's time (one per request). */
+export function createBoardMcpServer(context: EdgeContext): McpServer {
+  const server = new McpServer(MCP_SERVER_INFO, {
+    instructions: MCP_INSTRUCTIONS,
+    // Workers forbid the code generation Ajv relies on; this validator interprets schemas instead.
+    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+  });
+  const board = async () => deriveBoard((await context.dataset()).events, context.now);
+
+  server.registerTool('get_status', { ...MCP_TOOLS.get_status, annotations: READ_ONLY }, async () => toolResult(await board()));
+
+  server.registerTool(
+    'get_timeline',
+    { ...MCP_TOOLS.get_timeline, inputSchema: TimelineToolInput, annotations: READ_ONLY },
+    async ({ provider, limit }) => {
+      const timeline = buildTimelineResponse(await context.dataset(), { provider, limit }, context.now);
+      const result: TimelineToolResult = {
+        ...timeline,
+        events: timeline.events.map((event) => ({ ...event, pageUrl: eventPageUrl(BASE_URL, event) })),
+      };
+      return toolResult(result);
+    },
+  );
+
+  server.registerTool(
+    'get_next_estimate',
+    { ...MCP_TOOLS.get_next_estimate, inputSchema: NextEstimateToolInput, annotations: READ_ONLY },
+    async ({ provider }) => toolResult(deriveNextEstimate(provider, (await context.dataset()).events, context.now)),
+  );
+
+  server.registerResource('board', `${BASE_URL}${MCP_RESOURCES.board.path}`, MCP_RESOURCES.board, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: MCP_RESOURCES.board.mimeType, text: JSON.stringify(await board()) }],
+  }));
+  server.registerResource('timeline', `${BASE_URL}${MCP_RESOURCES.timeline.path}`, MCP_RESOURCES.timeline, async (uri) => {
+    const timeline = buildTimelineResponse(await context.dataset(), { provider: 'all', limit: 200 }, context.now);
+    return { contents: [{ uri: uri.href, mimeType: MCP_RESOURCES.timeline.mimeType, text: JSON.stringify(timeline) }] };
+  });
+  server.registerResource('board-markdown', `${BASE_URL}${MCP_RESOURCES['board-markdown'].path}`, MCP_RESOURCES['board-markdown'], async (uri) => {
+    const { events } = await context.dataset();
+    const text = renderBoardMarkdown({ board: deriveBoard(events, context.now), events, baseUrl: BASE_URL, locale: 'en' });
+    return { contents: [{ uri: uri.href, mimeType: MCP_RESOURCES['board-markdown'].mimeType, text }] };
+  });
+
+  server.registerPrompt(
+    'should-i-wait',
+    { ...MCP_PROMPTS['should-i-wait'], argsSchema: { provider: NextEstimateToolInput.provider } },
+    ({ provider }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: [
+              `I have hit my usage limit on ${PROVIDER_LABELS.en[provider]} (${provider}). Should I wait for a reset?`,
+              `Call get_next_estimate with provider "${provider}" and get_status, then answer from those facts only:`,
+              'the last reset and how long ago it was, the current status word, and the cadence estimate with the number of gaps it rests on.',
+              'Say plainly that the estimate is not a vendor schedule and that no reset is promised; an estimate in the past means "any time now", not "late".',
+              'If the history is too short for an estimate, say so instead of guessing. Link the original post of the last reset (sourceUrl).',
+            ].join(' '),
+          },
+        },
+      ],
+    }),
+  );
+
+  return server;
+}

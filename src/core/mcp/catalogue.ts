@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { ProviderFilterSchema } from '../api/query.ts';
+import { ProviderSchema } from '../enums.ts';
+import { EventSchema, NextEstimateSchema, StatusResponseSchema, UtcTimestampSchema } from '../schemas.ts';
+import { API_VERSION, SERVICE_MACHINE_NAME, SERVICE_NAME } from '../site.ts';
+
+/**
+ * What the MCP server offers, described once: the server (functions/mcp/server.ts) registers exactly these,
+ * and the discovery document (/.well-known/mcp.json) lists them.
+ */
+
+export const MCP_SERVER_INFO = { name: SERVICE_MACHINE_NAME, title: SERVICE_NAME, version: API_VERSION } as const;
+
+export const MCP_INSTRUCTIONS = [
+  `${SERVICE_NAME} publishes the official usage-limit reset announcements of three AI coding-tool providers`,
+  '(provider_a, provider_b, provider_c), each linked to its original public post, and a board derived from them.',
+  'get_status gives every provider’s status word, last reset, days since, statistics and nextEstimate;',
+  'get_timeline lists recent announcements; get_next_estimate explains one provider’s estimate.',
+  'nextEstimate is a cadence estimate (last reset + median gap of the last 10 resets), never a vendor schedule:',
+  'say so when you use it, and read a time in the past as "any time now". Keep each event’s sourceUrl when quoting.',
+].join(' ');
+
+export const TIMELINE_TOOL_LIMIT = { min: 1, max: 100, default: 20 } as const;
+
+export const TimelineToolInput = {
+  provider: ProviderFilterSchema.default('all').describe('one provider, or all three'),
+  limit: z.int().min(TIMELINE_TOOL_LIMIT.min).max(TIMELINE_TOOL_LIMIT.max).default(TIMELINE_TOOL_LIMIT.default).describe('how many announcements, newest first'),
+};
+
+export const TimelineToolOutput = z.strictObject({
+  provider: ProviderFilterSchema,
+  updatedAt: UtcTimestampSchema,
+  events: z.array(EventSchema.extend({ pageUrl: z.url().describe('the permanent anchor {base_url}/<provider>#event-<id>') })),
+});
+export type TimelineToolResult = z.infer<typeof TimelineToolOutput>;
+
+export const NextEstimateToolInput = { provider: ProviderSchema.describe('the provider to estimate') };
+
+/** Output schemas are given as shapes: MCP wants `type: object` at the top, where a named schema would be a `$ref`. */
+export const MCP_TOOLS = {
+  get_status: {
+    title: 'Board status',
+    description: 'The full status board, the same as GET /api/status: per provider the status word, last reset, days since, nextEstimate (a cadence estimate, not a schedule) and statistics.',
+    outputSchema: StatusResponseSchema.shape,
+  },
+  get_timeline: {
+    title: 'Recent announcements',
+    description: 'Recent official announcements, newest first, each with pageUrl (its permanent page) and sourceUrl (the original post).',
+    outputSchema: TimelineToolOutput.shape,
+  },
+  get_next_estimate: {
+    title: 'Next reset estimate',
+    description: 'For one provider: the last reset, days since it, nextEstimate, the median gap and how many gaps it rests on, and a note that it is only an estimate.',
+    outputSchema: NextEstimateSchema.shape,
+  },
+} as const;
+
+export const MCP_RESOURCES = {
+  board: { path: '/api/status', title: 'The board (JSON)', mimeType: 'application/json' },
+  timeline: { path: '/api/timeline', title: 'The timeline of announcements (JSON)', mimeType: 'application/json' },
+  'board-markdown': { path: '/index.md', title: 'The board (Markdown)', mimeType: 'text/markdown' },
+} as const;
+
+export const MCP_PROMPTS = {
+  'should-i-wait': {
+    title: 'Should I wait for a reset?',
+    description: 'Answer honestly whether waiting for a provider’s usage-limit reset makes sense, from the board’s facts.',
+  },
+} as const;
+
+export const MCP_PATHS = ['/mcp', '/api/mcp'] as const;
+
+/** `/.well-known/mcp.json`: a server card (the MCP server-card draft), so a client can learn the server without connecting. */
+export const buildMcpServerCard = (baseUrl: string) => ({
+  ...MCP_SERVER_INFO,
+  description: MCP_INSTRUCTIONS,
+  transport: { type: 'streamable-http', url: `${baseUrl}${MCP_PATHS[0]}`, alternateUrls: [`${baseUrl}${MCP_PATHS[1]}`] },
+  authentication: { required: false },
+  rateLimit: { requestsPerMinutePerIp: 60 },
+  capabilities: { tools: {}, resources: {}, prompts: {} },
+  tools: Object.entries(MCP_TOOLS).map(([name, tool]) => ({ name, title: tool.title, description: tool.description })),
+  resources: Object.entries(MCP_RESOURCES).map(([name, resource]) => ({ name, uri: `${baseUrl}${resource.path}`, title: resource.title, mimeType: resource.mimeType })),
+  prompts: Object.entries(MCP_PROMPTS).map(([name, prompt]) => ({ name, ...prompt })),
+});

@@ -1,0 +1,215 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { NextEstimateSchema, StatusResponseSchema } from '../src/core/schemas.ts';
+import { uniqueClientIp } from './support/client-ip.ts';
+import { loadContract } from './support/openapi-contract.ts';
+
+const baseUrl = inject('baseUrl');
+const clientIp = uniqueClientIp();
+let client: Client;
+
+const withoutClock = (value: unknown) => JSON.parse(JSON.stringify(value, (key, inner: unknown) => (key === 'updatedAt' || key === 'daysSince' ? undefined : inner)));
+
+beforeAll(async () => {
+  client = new Client({ name: 'departures-board-tests', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { 'CF-Connecting-IP': clientIp } } }),
+  );
+});
+afterAll(async () => client?.close());
+
+const call = async (name: string, args: Record<string, unknown> = {}) => {
+  const result = await client.callTool({ name, arguments: args });
+  const content = result.content as { type: string; text: string }[];
+  return { result, text: content[0]!, structured: result.structuredContent };
+};
+
+describe('MCP with the SDK’s own client', () => {
+  it('initializes as departures-board with instructions about the estimate', () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'departures-board', version: '1.0.0' });
+    expect(client.getInstructions()).toMatch(/not a vendor schedule|never a vendor schedule/);
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+  });
+
+  it('lists the three tools, read-only, with input and output schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_next_estimate', 'get_status', 'get_timeline']);
+    for (const tool of tools) {
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+      expect(tool.outputSchema).toMatchObject({ type: 'object' });
+    }
+    const timeline = tools.find((tool) => tool.name === 'get_timeline')!;
+    expect(timeline.inputSchema.properties).toMatchObject({ limit: { minimum: 1, maximum: 100, default: 20 } });
+  });
+
+  it('get_status is the board of GET /api/status, as text and as structuredContent', async () => {
+    const { text, structured } = await call('get_status');
+    expect(text.type).toBe('text');
+    expect(JSON.parse(text.text)).toEqual(structured);
+    StatusResponseSchema.parse(structured);
+    const http = await (await fetch(`${baseUrl}/api/status`)).json();
+    expect(withoutClock(structured)).toEqual(withoutClock(http));
+  });
+
+  it('get_timeline defaults to the 20 newest, each with its permanent page', async () => {
+    const { structured } = await call('get_timeline');
+    const http = (await (await fetch(`${baseUrl}/api/timeline?limit=20`)).json()) as { events: { id: string; provider: string }[] };
+    const events = (structured as { events: Record<string, unknown>[] }).events;
+    expect(events).toEqual(http.events.map((event) => ({ ...event, pageUrl: `${baseUrl}/${event.provider}#event-${event.id}` })));
+  });
+
+  it('get_timeline filters by provider and limit like the HTTP API', async () => {
+    const { structured } = await call('get_timeline', { provider: 'provider_c', limit: 3 });
+    const http = (await (await fetch(`${baseUrl}/api/timeline?provider=provider_c&limit=3`)).json()) as { events: unknown[] };
+    expect((structured as { provider: string; events: { id: string }[] }).provider).toBe('provider_c');
+    expect(withoutClock((structured as { events: unknown[] }).events).map((event: { pageUrl?: string }) => ({ ...event, pageUrl: undefined }))).toEqual(
+      withoutClock(http.events).map((event: object) => ({ ...event, pageUrl: undefined })),
+    );
+  });
+
+  it('get_next_estimate agrees with the board and says it is an estimate', async () => {
+    const { structured } = await call('get_next_estimate', { provider: 'provider_b' });
+    const estimate = NextEstimateSchema.parse(structured);
+    const http = (await (await fetch(`${baseUrl}/api/status/provider_b`)).json()) as { nextEstimate: string | null; lastReset: unknown; stats: { medianIntervalDays: number | null } };
+    expect(estimate.nextEstimate).toBe(http.nextEstimate);
+    expect(estimate.lastReset).toEqual(http.lastReset);
+    expect(estimate.medianIntervalDays).toBe(http.stats.medianIntervalDays);
+    expect(estimate.sampleSize).toBeGreaterThan(0);
+    expect(estimate.note).toMatch(/not a vendor schedule/);
+  });
+
+  it.each([
+    ['get_timeline', { limit: 0 }, /limit/],
+    ['get_timeline', { limit: 101 }, /limit/],
+    ['get_timeline', { limit: 'ten' }, /limit/],
+    ['get_timeline', { provider: 'provider_z' }, /provider/],
+    ['get_next_estimate', {}, /provider/],
+    ['get_next_estimate', { provider: 'all' }, /provider/],
+  ])('%s with %j is an error an agent can act on', async (name, args, field) => {
+    const outcome = await client.callTool({ name, arguments: args }).then(
+      (result) => ({ isError: result.isError, message: JSON.stringify(result.content) }),
+      (error: Error) => ({ isError: true, message: error.message }),
+    );
+    expect(outcome.isError).toBe(true);
+    expect(outcome.message).toMatch(field);
+  });
+
+  it('an unknown tool is an error, not a crash', async () => {
+    const outcome = await client.callTool({ name: 'delete_everything', arguments: {} }).then(
+      (result) => JSON.stringify(result),
+      (error: Error) => error.message,
+    );
+    expect(outcome).toMatch(/delete_everything/);
+  });
+
+  it('offers the board and the timeline as resources', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri).sort()).toEqual([`${baseUrl}/api/status`, `${baseUrl}/api/timeline`, `${baseUrl}/index.md`].sort());
+    const board = await client.readResource({ uri: `${baseUrl}/api/status` });
+    const first = board.contents[0] as { text: string; mimeType: string };
+    expect(first.mimeType).toBe('application/json');
+    StatusResponseSchema.parse(JSON.parse(first.text));
+    const markdown = await client.readResource({ uri: `${baseUrl}/index.md` });
+    expect((markdown.contents[0] as { text: string }).text).toContain('## Status');
+  });
+
+  it('offers a prompt for "should I wait for a reset?" that insists on honesty', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(['should-i-wait']);
+    const prompt = await client.getPrompt({ name: 'should-i-wait', arguments: { provider: 'provider_a' } });
+    const text = (prompt.messages[0]!.content as { text: string }).text;
+    expect(text).toContain('get_next_estimate');
+    expect(text).toMatch(/not a vendor schedule/);
+  });
+
+  it('answers ping', async () => {
+    await expect(client.ping()).resolves.toEqual({});
+  });
+});
+
+describe('MCP over raw HTTP', () => {
+  const post = (body: string, headers: Record<string, string> = {}, path = '/mcp') =>
+    fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': clientIp, ...headers }, body });
+  const listTools = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
+
+  it('answers plain JSON without the SSE Accept header, in any order (no initialize first)', async () => {
+    const contract = await loadContract(baseUrl);
+    for (const path of ['/mcp', '/api/mcp']) {
+      const response = await post(listTools, {}, path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      const body = (await response.json()) as { id: number; result: { tools: unknown[] } };
+      contract.expectBodyMatches(path, 200, body, 'post');
+      expect(body.id).toBe(7);
+      expect(body.result.tools).toHaveLength(3);
+    }
+  });
+
+  it('answers server-sent events to Accept: application/json, text/event-stream', async () => {
+    const response = await post(listTools, { Accept: 'application/json, text/event-stream' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const data = (await response.text()).split('\n').find((line) => line.startsWith('data: '))!;
+    const message = JSON.parse(data.slice('data: '.length)) as { id: number; result: { tools: unknown[] } };
+    expect(message.id).toBe(7);
+    expect(message.result.tools).toHaveLength(3);
+  });
+
+  it.each([
+    ['a body that is not JSON', 400, -32700, '{"jsonrpc": "2.0", "id": 1,', {}],
+    ['a message that is not JSON-RPC', 400, -32700, '{"hello": "world"}', {}],
+    ['a wrong Content-Type', 415, -32000, listTools, { 'Content-Type': 'text/plain' }],
+    ['a body over 64 KiB', 413, -32000, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(70_000) } }), {}],
+  ])('%s is %i with JSON-RPC error %i, never a 500', async (_, status, code, body, headers) => {
+    const response = await post(body, headers);
+    expect(response.status).toBe(status);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code } });
+  });
+
+  it('an unknown method is a JSON-RPC "method not found"', async () => {
+    const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/destroy' }));
+    expect(await response.json()).toMatchObject({ id: 9, error: { code: -32601 } });
+  });
+
+  it.each(['GET', 'DELETE', 'PUT'])('%s is 405 with Allow', async (method) => {
+    const response = await fetch(`${baseUrl}/mcp`, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('OPTIONS is a preflight that lets any origin send what MCP clients send', async () => {
+    const response = await fetch(`${baseUrl}/api/mcp`, { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST' } });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+    expect(response.headers.get('access-control-allow-headers')).toMatch(/Content-Type.*Accept.*Mcp-Protocol-Version/);
+  });
+
+  it('publishes a server card at /.well-known/mcp.json', async () => {
+    const card = (await (await fetch(`${baseUrl}/.well-known/mcp.json`)).json()) as { name: string; transport: { url: string }; tools: { name: string }[] };
+    expect(card.name).toBe('departures-board');
+    expect(card.transport.url).toBe(`${baseUrl}/mcp`);
+    expect(card.tools.map((tool) => tool.name)).toEqual(['get_status', 'get_timeline', 'get_next_estimate']);
+  });
+});
+
+describe('MCP rate limit', () => {
+  it('lets 60 requests a minute through from one IP, then answers 429 with Retry-After', async () => {
+    const ip = uniqueClientIp();
+    const ping = () =>
+      fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    for (let index = 0; index < 60; index += 1) expect((await ping()).status).toBe(200);
+    const limited = await ping();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(limited.headers.get('access-control-allow-origin')).toBe('*');
+    const body = await limited.json();
+    (await loadContract(baseUrl)).expectBodyMatches('/mcp', 429, body, 'post');
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    const otherClient = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': uniqueClientIp() }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    expect(otherClient.status).toBe(200);
+  });
+});
