@@ -1,3 +1,4 @@
+import { handleBadge } from './api/badges.ts';
 import { handleAnnouncementCalendar, handleWindowCalendar } from './api/calendars.ts';
 import { handleFeed, redirectToFeed } from './api/feeds.ts';
 import { handleMarkdown } from './api/markdown.ts';
@@ -22,13 +23,25 @@ const EXACT_ROUTES: Readonly<Record<string, Handler>> = {
   '/zh/index.md': (context) => handleMarkdown(context, 'zh'),
 };
 
-const PROVIDER_STATUS_PREFIX = '/api/status/';
+/** Paths with a last segment that names a provider. */
+const PREFIX_ROUTES: readonly [string, (context: EdgeContext, segment: string) => Promise<Response>][] = [
+  ['/api/status/', handleProviderStatus],
+  ['/badge/', handleBadge],
+];
 
 export function findRoute(pathname: string): Handler | undefined {
   if (Object.hasOwn(EXACT_ROUTES, pathname)) return EXACT_ROUTES[pathname];
-  if (pathname.startsWith(PROVIDER_STATUS_PREFIX)) {
-    const segment = pathname.slice(PROVIDER_STATUS_PREFIX.length);
-    return (context) => handleProviderStatus(context, decodeURIComponent(segment));
+  for (const [prefix, handler] of PREFIX_ROUTES) {
+    if (pathname.startsWith(prefix)) return (context) => handler(context, safeDecode(pathname.slice(prefix.length)));
   }
   return undefined;
+}
+
+/** A malformed percent-escape names no provider; it must not throw. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveBoard, deriveNextEstimate, deriveProviderStatus } from './board.ts';
+import { deriveBoard, deriveNextEstimate, deriveProviderStatus, resetGapSeries } from './board.ts';
 import { MS_PER_DAY } from './ordering.ts';
 import { StatusResponseSchema, type Event } from './schemas.ts';
 import { daysBefore, makeEvent, NOW, resetDaysAgo, resetsWithGaps } from './test-events.ts';
@@ -223,5 +223,16 @@ describe('deriveNextEstimate', () => {
       sampleSize: 3,
       note: expect.stringMatching(/not a vendor schedule/),
     });
+  });
+});
+
+describe('resetGapSeries', () => {
+  it('lists the gaps between effective resets, oldest first, dated by the reset that ended them', () => {
+    const events = resetsWithGaps([3, 5], 2);
+    expect(resetGapSeries('provider_a', events, NOW)).toEqual([
+      { endedAt: events[1]!.announcedAt, days: 3 },
+      { endedAt: events[2]!.announcedAt, days: 5 },
+    ]);
+    expect(resetGapSeries('provider_b', events, NOW)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import {
   compareNewestFirst,
   effectiveMs,
   eventsKnownAt,
+  MS_PER_DAY,
   toIsoTimestamp,
 } from './ordering.ts';
 import type { Event, NextEstimate, ProviderStatus, StatusResponse } from './schemas.ts';
@@ -17,6 +18,8 @@ interface ProviderFacts {
   newestFirst: Event[];
   resets: Event[];
   lastReset: Event | null;
+  /** Resets that have taken effect, oldest first. */
+  effectiveResets: Event[];
   gapsMs: number[];
   /** The gaps the median is taken from: those among the last 10 non-pending resets. */
   recentGapsMs: number[];
@@ -38,6 +41,7 @@ function providerFacts(provider: Provider, events: readonly Event[], now: Date):
     newestFirst,
     resets,
     lastReset: effectiveResets.at(-1) ?? null,
+    effectiveResets,
     gapsMs,
     recentGapsMs,
     medianGapMs: median(recentGapsMs),
@@ -100,6 +104,21 @@ export function deriveNextEstimate(provider: Provider, events: readonly Event[],
     sampleSize: facts.recentGapsMs.length,
     note: ESTIMATE_NOTE,
   };
+}
+
+export interface ResetGap {
+  /** The effective time of the reset that ended the gap. */
+  endedAt: string;
+  days: number;
+}
+
+/** The gaps between consecutive resets, oldest first: the series the cadence is measured on. */
+export function resetGapSeries(provider: Provider, events: readonly Event[], now: Date): ResetGap[] {
+  const { effectiveResets, gapsMs } = providerFacts(provider, events, now);
+  return gapsMs.map((gapMs, index) => ({
+    endedAt: toIsoTimestamp(effectiveMs(effectiveResets[index + 1]!)),
+    days: gapMs / MS_PER_DAY,
+  }));
 }
 
 /** The whole board (spec 2.7) at `now`, one entry per provider in the enumeration's order. */

@@ -1,0 +1,18 @@
+import { deriveProviderStatus } from '../../src/core/board.ts';
+import { ProviderSchema } from '../../src/core/enums.ts';
+import { badgeContent, renderBadgeSvg, renderShieldsEndpoint } from '../../src/core/render/badge.ts';
+import type { EdgeContext } from '../context.ts';
+import { CACHE, invalidProvider, jsonResponse, textResponse } from '../http/responses.ts';
+
+const BADGE_PATH = /^([^/.]+)\.(svg|json)$/;
+
+/** GET /badge/<provider>.svg (an embeddable badge) and /badge/<provider>.json (a shields.io endpoint). */
+export async function handleBadge(context: EdgeContext, file: string): Promise<Response> {
+  const [, name, format] = BADGE_PATH.exec(file) ?? [];
+  const provider = ProviderSchema.safeParse(name);
+  if (!provider.success) return invalidProvider();
+  const content = badgeContent(deriveProviderStatus(provider.data, (await context.dataset()).events, context.now));
+  return format === 'svg'
+    ? textResponse(renderBadgeSvg(content), 'image/svg+xml; charset=utf-8', CACHE.api)
+    : jsonResponse(renderShieldsEndpoint(content), { headers: { 'Cache-Control': CACHE.api } });
+}

@@ -1,0 +1,17 @@
+import type { Locale } from '../vocabulary.ts';
+
+/** "6 days ago", "in 3 hours", "3 天后": the largest whole unit, in the page's language (Intl, no library). */
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+export function relativeTime(targetMs: number, nowMs: number, locale: Locale): string {
+  const format = new Intl.RelativeTimeFormat(locale === 'zh' ? 'zh-CN' : 'en', { numeric: 'auto' });
+  const delta = targetMs - nowMs;
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(delta) >= size || unit === 'minute') return format.format(Math.trunc(delta / size), unit);
+  }
+  return format.format(0, 'minute');
+}

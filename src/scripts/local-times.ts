@@ -1,0 +1,29 @@
+/**
+ * Times are rendered in UTC (honest without JavaScript); here they are shown in the viewer's own zone, with
+ * the zone named, and UTC kept on hover. Hour histograms get a second axis in the viewer's local hours.
+ */
+export function showLocalTimes(document: Document): void {
+  const locale = document.documentElement.lang || 'en';
+  // dateStyle/timeStyle cannot be combined with timeZoneName: the fields are spelled out instead.
+  const format = new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+  for (const element of document.querySelectorAll<HTMLTimeElement>('time[data-local]')) {
+    const instant = new Date(element.dateTime);
+    if (Number.isNaN(instant.getTime())) continue;
+    element.title = element.textContent?.trim() ?? '';
+    element.textContent = format.format(instant);
+  }
+  const offsetMinutes = -new Date().getTimezoneOffset();
+  for (const label of document.querySelectorAll<SVGTextElement>('text[data-local-hour-of]')) {
+    const minutes = (Number(label.dataset['localHourOf']) * 60 + offsetMinutes + 1440) % 1440;
+    const text = minutes % 60 === 0 ? String(minutes / 60) : `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+    label.textContent = text;
+  }
+  for (const row of document.querySelectorAll<SVGElement>('[data-local-hours]')) row.removeAttribute('visibility');
+}
