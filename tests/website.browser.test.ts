@@ -1,0 +1,196 @@
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { gzipSync } from 'node:zlib';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { deriveBoard } from '../src/core/board.ts';
+import { BoardDatasetSchema, type BoardDataset } from '../src/core/dataset.ts';
+import { PROVIDERS, STATUS_LABELS } from '../src/core/vocabulary.ts';
+import { launchChromium } from './support/browser.ts';
+
+const baseUrl = inject('baseUrl');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** Screenshots for people: CI keeps this folder as an artifact; docs/screenshots holds copies for the README. */
+export const SCREENSHOT_DIR = 'test-artifacts/screenshots';
+
+const PAGES = ['/', ...PROVIDERS.map((provider) => `/${provider}`), '/tracker', '/api', '/about'];
+const BOTH_LANGUAGES = PAGES.flatMap((path) => [path, path === '/' ? '/zh' : `/zh${path}`]);
+
+let browser: BrowserContext;
+let dataset: BoardDataset;
+
+beforeAll(async () => {
+  browser = await launchChromium({ timezoneId: 'Asia/Tokyo' });
+  dataset = BoardDatasetSchema.parse(await (await fetch(`${baseUrl}/data/events.json`)).json());
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+});
+afterAll(async () => browser?.close());
+
+/** Opens a page and records every console error and uncaught exception on it. */
+async function open(path: string, options: { width?: number; colorScheme?: 'light' | 'dark' } = {}) {
+  const page = await browser.newPage();
+  await page.setViewportSize({ width: options.width ?? 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: options.colorScheme ?? 'light' });
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
+  const response = await page.goto(`${baseUrl}${path}`);
+  return { page, response, errors };
+}
+
+async function axeViolations(page: Page) {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return axe.run();
+  });
+  return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+describe('every page, in both languages', () => {
+  it.each(BOTH_LANGUAGES)('%s renders without console errors and without axe violations, light and dark', async (path) => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page, response, errors } = await open(path, { colorScheme });
+      expect(response?.status()).toBe(200);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+
+  it.each(BOTH_LANGUAGES)('%s fits a 320 px phone without sideways scrolling of the page', async (path) => {
+    const { page } = await open(path, { width: 320 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await page.close();
+  });
+
+  it.each(BOTH_LANGUAGES)('%s ships under 10 KB of compressed JavaScript', async (path) => {
+    const { page } = await open(path);
+    const sources = await page.$$eval('script[src]', (scripts) => scripts.map((script) => (script as HTMLScriptElement).src));
+    expect(await page.$$eval('script:not([src])', (scripts) => scripts.length)).toBe(0);
+    let compressed = 0;
+    for (const source of sources) compressed += gzipSync(Buffer.from(await (await fetch(source)).arrayBuffer())).length;
+    expect(compressed).toBeLessThan(10 * 1024);
+    await page.close();
+  });
+
+  it('links each page to its other language, with hreflang, and the switch works', async () => {
+    const { page } = await open('/provider_a');
+    expect(await page.getAttribute('link[rel=alternate][hreflang="zh-Hans"]', 'href')).toBe(`${baseUrl}/zh/provider_a`);
+    expect(await page.getAttribute('link[rel=alternate][hreflang="en"]', 'href')).toBe(`${baseUrl}/provider_a`);
+    await Promise.all([page.waitForURL(`${baseUrl}/zh/provider_a`), page.click('[data-language-switch]')]);
+    expect(await page.getAttribute('html', 'lang')).toBe('zh-Hans');
+    await Promise.all([page.waitForURL(`${baseUrl}/provider_a`), page.click('[data-language-switch]')]);
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    await page.close();
+  });
+
+  it('carries social preview metadata with an image that exists', async () => {
+    const { page } = await open('/');
+    const image = await page.getAttribute('meta[property="og:image"]', 'content');
+    expect(await page.getAttribute('meta[property="og:title"]', 'content')).toBe('Departures Board');
+    expect(await page.getAttribute('meta[property="og:description"]', 'content')).toBeTruthy();
+    const png = await fetch(image!);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    await page.close();
+  });
+});
+
+describe('the board', () => {
+  it('shows the status word the rules give for the published data', async () => {
+    const expected = deriveBoard(dataset.events, new Date());
+    for (const [path, locale] of [['/', 'en'], ['/zh', 'zh']] as const) {
+      const { page } = await open(path);
+      for (const row of expected.providers) {
+        const status = page.locator(`tr[data-provider="${row.provider}"] .status`);
+        expect(await status.getAttribute('data-status')).toBe(row.status);
+        expect((await status.textContent())?.trim()).toBe(STATUS_LABELS[locale][row.status]);
+      }
+      await page.close();
+    }
+  });
+
+  it('reads a passed estimate as "any time now", never "late"', async () => {
+    const now = Date.now();
+    const passed = deriveBoard(dataset.events, new Date(now)).providers.filter((row) => row.nextEstimate !== null && Date.parse(row.nextEstimate) <= now);
+    expect(passed.length).toBeGreaterThan(0);
+    const { page } = await open('/');
+    for (const row of passed) {
+      const cell = (await page.textContent(`tr[data-provider="${row.provider}"] [data-estimate]`)) ?? '';
+      expect(cell).toContain('any time now');
+      expect(cell).not.toMatch(/\blate\b/i);
+    }
+    await page.close();
+  });
+
+  it('shows times in the viewer’s zone with the zone named, and UTC on hover', async () => {
+    const { page } = await open('/');
+    const first = page.locator('time[data-local]').first();
+    expect(await first.textContent()).toMatch(/GMT\+9/);
+    expect(await first.getAttribute('title')).toMatch(/ UTC$/);
+    await page.close();
+  });
+
+  it('links the latest announcements to their original posts and permanent anchors', async () => {
+    const { page } = await open('/');
+    const hrefs = await page.$$eval('ol.events a', (links) => links.map((link) => (link as HTMLAnchorElement).href));
+    for (const event of dataset.events.slice(0, 10)) {
+      expect(hrefs).toContain(new URL(event.sourceUrl).href);
+      expect(hrefs).toContain(`${baseUrl}/${event.provider}#event-${event.id}`);
+    }
+    await page.close();
+  });
+});
+
+describe('provider pages', () => {
+  it.each(PROVIDERS)('/%s has an anchor for every event, newest first, that scrolls into view', async (provider) => {
+    const events = dataset.events.filter((event) => event.provider === provider);
+    const { page } = await open(`/${provider}`);
+    const ids = await page.$$eval('ol.events li[id^="event-"]', (items) => items.map((item) => item.id));
+    expect(ids).toEqual(events.map((event) => `event-${event.id}`));
+    const oldest = events.at(-1)!;
+    await page.goto(`${baseUrl}/${provider}#event-${oldest.id}`);
+    await expect.poll(() => page.locator(`#event-${oldest.id}`).evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return box.top >= 0 && box.top < window.innerHeight;
+    })).toBe(true);
+    await page.close();
+  });
+
+  it.each(PROVIDERS)('/%s advertises its own feeds', async (provider) => {
+    const { page } = await open(`/${provider}`);
+    expect(await page.getAttribute('link[rel=alternate][type="application/rss+xml"]', 'href')).toBe(`${baseUrl}/feed.xml?provider=${provider}`);
+    expect(await page.getAttribute('link[rel=alternate][type="application/atom+xml"]', 'href')).toBe(`${baseUrl}/feed.atom?provider=${provider}`);
+    expect(await page.getAttribute('link[rel=alternate][type="application/feed+json"]', 'href')).toBe(`${baseUrl}/feed.json?provider=${provider}`);
+    await page.close();
+  });
+
+  it('draws its charts as inline SVG with the local hours filled in by the script', async () => {
+    const { page } = await open('/provider_a');
+    expect(await page.locator('figure.chart svg').count()).toBe(2);
+    expect(await page.locator('figure.chart .median').count()).toBe(1);
+    expect(await page.locator('figure.chart .overdue').count()).toBe(1);
+    // Tokyo is UTC+9: the bar of 00:00 UTC sits at 9 local.
+    expect(await page.textContent('text[data-local-hour-of="0"]')).toBe('9');
+    await page.close();
+  });
+
+  it('an unknown provider is a 404 page', async () => {
+    const { response } = await open('/provider_q');
+    expect(response?.status()).toBe(404);
+  });
+});
+
+describe('screenshots', () => {
+  it('writes the board, a provider page and the tracker at 375 and 1280 px, light and dark', async () => {
+    for (const [path, name] of [['/', 'board'], ['/provider_b', 'provider'], ['/zh', 'board-zh'], ['/tracker', 'tracker']] as const) {
+      for (const width of [375, 1280]) {
+        for (const colorScheme of ['light', 'dark'] as const) {
+          const { page } = await open(path, { width, colorScheme });
+          await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${width}-${colorScheme}.png` });
+          await page.close();
+        }
+      }
+    }
+  });
+});
