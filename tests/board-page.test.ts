@@ -2,11 +2,23 @@ import { describe, expect, inject, it } from 'vitest';
 import { deriveBoard } from '../src/core/board.ts';
 import { BoardDatasetSchema, DATASET_PATH } from '../src/core/dataset.ts';
 import { compareNewestFirst } from '../src/core/ordering.ts';
+import { STATUS_LABELS } from '../src/core/vocabulary.ts';
 import { checkEventTree } from '../src/node/check-event-tree.ts';
 
 const baseUrl = inject('baseUrl');
 
 describe('the production build served in workerd', async () => {
+  it.each(['provider_a', 'provider_b', 'provider_c'])('serves the %s badge as SVG and as a shields endpoint, with the status word', async (provider) => {
+    const expected = deriveBoard(published, new Date()).providers.find((row) => row.provider === provider)!;
+    const svg = await fetch(`${baseUrl}/badge/${provider}.svg`);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(svg.headers.get('cache-control')).toBe('public, s-maxage=60, stale-while-revalidate=300');
+    expect(await svg.text()).toContain(`>${STATUS_LABELS.en[expected.status].toLowerCase()}</text>`);
+    const json = await (await fetch(`${baseUrl}/badge/${provider}.json`)).json();
+    expect(json).toMatchObject({ schemaVersion: 1, message: STATUS_LABELS.en[expected.status].toLowerCase() });
+    expect((await fetch(`${baseUrl}/badge/${provider}.png`)).status).toBe(404);
+  });
+
   const { events } = await checkEventTree('content/events');
   const published = events.filter((event) => event.verified).sort(compareNewestFirst);
 
@@ -28,7 +40,8 @@ describe('the production build served in workerd', async () => {
       expect(html).toContain(`data-provider="${provider}"`);
       expect(html).toMatch(new RegExp(`data-provider="${provider}".*?data-status="${status}"`, 's'));
     }
-    const computedAt = Date.parse(/Computed at (\S+?)\./.exec(html)?.[1] ?? '');
+    const computedAt = Date.parse(/id="computed">[^<]*<time datetime="([^"]+)"/.exec(html)?.[1] ?? '');
     expect(Math.abs(Date.now() - computedAt)).toBeLessThan(60_000);
+    expect(response.headers.get('cache-control')).toBe('public, s-maxage=60, stale-while-revalidate=300');
   });
 });
