@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeEvent, NOW } from '../test-events.ts';
-import { validateEventFiles, type EventFile } from './validate-event-files.ts';
+import { formatContentProblem, validateEventFiles, type EventFile } from './validate-event-files.ts';
 
 const goodEvent = makeEvent({ id: '1843000000000000001', announcedAt: '2026-06-01T17:05:00.000Z' });
 
@@ -87,5 +87,14 @@ describe('validateEventFiles', () => {
       'provider_b/broken.json:null',
       'provider_c/wrong-name.json:id',
     ]);
+  });
+});
+
+describe('formatContentProblem', () => {
+  it('names the file and the field, and says how to fix it', () => {
+    expect(formatContentProblem({ file: 'provider_a/x.json', field: 'announcedAt', message: 'is in the future' }, 'content/events')).toBe(
+      'content/events/provider_a/x.json → announcedAt: is in the future\n    fix: UTC with milliseconds, e.g. 2026-11-21T10:30:00.000Z (npm run event:add converts any offset)',
+    );
+    expect(formatContentProblem({ file: 'x.json', field: null, message: 'malformed JSON' }, 'content/events')).toBe('content/events/x.json: malformed JSON');
   });
 });

@@ -118,5 +118,24 @@ export function validateEventFiles(files: readonly EventFile[], now: Date): Cont
   return { events, problems };
 }
 
-export const formatContentProblem = ({ file, field, message }: ContentProblem, root: string): string =>
-  `${root}/${file}${field === null ? '' : ` → ${field}`}: ${message}`;
+/** How to fix a problem in each field: printed after the problem by `npm run validate`. */
+export const FIELD_HINTS: Record<string, string> = {
+  id: 'the post id from its URL: letters, digits, "_" or "-"; the file is named <id>.json',
+  provider: 'one of provider_a, provider_b, provider_c, the same as the folder the file is in',
+  kind: 'one of reset, banked, boost, promo, tease',
+  scope: '"global", or "plan:<plan_name>" such as "plan:pro"',
+  announcedAt: 'UTC with milliseconds, e.g. 2026-11-21T10:30:00.000Z (npm run event:add converts any offset)',
+  effectiveAt: 'null, or a UTC time with milliseconds later than announcedAt',
+  sourceUrl: 'the https address of the original public post',
+  sourceAccount: 'the handle of the account that posted, without @',
+  summary: 'an excerpt of the post, 1 to 280 characters',
+  audience: 'a list of strings, usually []',
+  verified: 'false for a draft; true only after a person has checked the post (npm run event:verify <id>)',
+};
+
+const hintFor = (field: string | null): string | undefined => (field === null ? undefined : FIELD_HINTS[field.split('.')[0]!]);
+
+export const formatContentProblem = ({ file, field, message }: ContentProblem, root: string): string => {
+  const hint = hintFor(field);
+  return `${root}/${file}${field === null ? '' : ` → ${field}`}: ${message}${hint ? `\n    fix: ${hint}` : ''}`;
+};

@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkEventTree } from '../src/node/check-event-tree.ts';
+import { runWatch } from '../src/node/watch/run-watch.ts';
+
+/** The watcher against fixture feeds served on loopback, with a copy of content/ (never the real one). */
+
+const FIXTURES = 'tests/fixtures/watch';
+let server: Server;
+let origin: string;
+
+beforeAll(async () => {
+  server = createServer(async (request, response) => {
+    const route = request.url ?? '/';
+    if (route === '/provider-a.rss') return response.end(await readFile(`${FIXTURES}/provider-a.rss`));
+    if (route === '/provider-c.atom') return response.end(await readFile(`${FIXTURES}/provider-c.atom`));
+    if (route === '/provider-c.json') return response.end(await readFile(`${FIXTURES}/provider-c.json`));
+    if (route === '/broken') return response.writeHead(500).end('oops');
+    if (route === '/malformed') return response.end('<rss><channel><item><title>unclosed');
+    if (route === '/huge') return response.end(`<rss version="2.0"><channel>${'<item><title>x</title></item>'.repeat(40_000)}</channel></rss>`);
+    if (route === '/slow') return; // never answers
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+async function workspace(feeds: Record<string, { account: string; feed: string }[]>) {
+  const root = await mkdtemp(path.join(tmpdir(), 'departures-board-watch-'));
+  await cp('content', path.join(root, 'content'), { recursive: true });
+  await writeFile(path.join(root, 'sources.json'), JSON.stringify(feeds));
+  await writeFile(path.join(root, 'state.json'), '{"seen": {}}');
+  return {
+    root,
+    options: {
+      eventsRoot: path.join(root, 'content/events'),
+      sourcesFile: path.join(root, 'sources.json'),
+      rulesFile: 'content/watch/classification.json',
+      stateFile: path.join(root, 'state.json'),
+      timeoutMs: 1500,
+      maxBytes: 256 * 1024,
+      now: new Date('2026-11-21T12:00:00.000Z'),
+    },
+  };
+}
+
+describe('npm run watch', () => {
+  it('turns new relevant posts into drafts once, and reports failing sources without losing the rest', async () => {
+    const { options } = await workspace({
+      provider_a: [
+        { account: 'provider_a_eng', feed: `${origin}/provider-a.rss` },
+        { account: 'provider_a_eng', feed: `${origin}/broken` },
+        { account: 'provider_a_eng', feed: `${origin}/slow` },
+      ],
+      provider_b: [
+        { account: 'providerb', feed: `${origin}/malformed` },
+        { account: 'providerb', feed: `${origin}/huge` },
+      ],
+      provider_c: [
+        { account: 'providerc_status', feed: `${origin}/provider-c.atom` },
+        { account: 'providerc_status', feed: `${origin}/provider-c.json` },
+      ],
+    });
+    const before = await checkEventTree(options.eventsRoot);
+
+    const report = await runWatch(options);
+    expect(report.drafts.sort()).toEqual([
+      'provider_a/1900000000000000001.json',
+      'provider_a/1900000000000000003.json',
+      'provider_c/2026-11-19-limits.json',
+      'provider_c/capacity-coming.json',
+    ]);
+    expect(report.failures).toEqual([
+      `provider_a ${origin}/broken answered HTTP 500`,
+      `provider_a ${origin}/slow timed out after 1500 ms`,
+      expect.stringMatching(new RegExp(`^provider_b ${origin}/malformed is not a readable feed`)),
+      expect.stringMatching(new RegExp(`^provider_b ${origin}/huge is too large`)),
+    ]);
+
+    const after = await checkEventTree(options.eventsRoot);
+    expect(after.problems).toEqual([]);
+    const added = after.events.filter((event) => !before.events.some((old) => old.id === event.id));
+    expect(added.map((event) => [event.id, event.kind, event.verified, event.announcedAt]).sort()).toEqual([
+      ['1900000000000000001', 'reset', false, '2026-11-19T16:05:00.000Z'],
+      ['1900000000000000003', 'promo', false, '2026-11-17T09:00:00.000Z'],
+      ['2026-11-19-limits', 'reset', false, '2026-11-19T04:00:00.000Z'],
+      ['capacity-coming', 'tease', false, '2026-11-20T08:00:00.000Z'],
+    ]);
+    expect(added.find((event) => event.id === '1900000000000000001')?.summary).toBe("Limits reset — We've reset weekly usage limits for everyone & every plan.");
+    // Nothing already recorded was touched.
+    expect(after.events.filter((event) => before.events.some((old) => old.id === event.id))).toEqual(before.events);
+
+    const again = await runWatch(options);
+    expect(again.drafts).toEqual([]);
+  });
+
+  it('exits 1 when a source failed and 0 when all were read', async () => {
+    const failing = await workspace({ provider_a: [{ account: 'provider_a_eng', feed: `${origin}/broken` }] });
+    // Asynchronously: the fixture server lives in this process and must keep answering.
+    const run = (options: typeof failing.options) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const args = ['scripts/watch.ts', '--sources', options.sourcesFile, '--state', options.stateFile, '--timeout-ms', '1500'];
+        const child = execFile(process.execPath, args, { env: { ...process.env, EVENTS_DIR: options.eventsRoot } }, (_, stdout, stderr) =>
+          resolve({ status: child.exitCode, stdout, stderr }),
+        );
+      });
+    const failed = await run(failing.options);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toContain('answered HTTP 500');
+    const fine = await workspace({ provider_c: [{ account: 'providerc_status', feed: `${origin}/provider-c.atom` }] });
+    const succeeded = await run(fine.options);
+    expect(succeeded.status).toBe(0);
+    expect(succeeded.stdout).toContain('draft: provider_c/capacity-coming.json');
+  });
+});
