@@ -15,16 +15,24 @@ let server: Server;
 let origin: string;
 
 beforeAll(async () => {
+  const fixture = (name: string) => async () => readFile(`${FIXTURES}/${name}`);
+  const routes: Record<string, (() => Promise<Buffer | string>) | 500 | 'never'> = {
+    '/provider-a.rss': fixture('provider-a.rss'),
+    '/provider-c.atom': fixture('provider-c.atom'),
+    '/provider-c.json': fixture('provider-c.json'),
+    '/broken': 500,
+    '/malformed': async () => '<rss><channel><item><title>unclosed',
+    '/huge': async () => `<rss version="2.0"><channel>${'<item><title>x</title></item>'.repeat(40_000)}</channel></rss>`,
+    '/slow': 'never',
+  };
   server = createServer(async (request, response) => {
-    const route = request.url ?? '/';
-    if (route === '/provider-a.rss') return response.end(await readFile(`${FIXTURES}/provider-a.rss`));
-    if (route === '/provider-c.atom') return response.end(await readFile(`${FIXTURES}/provider-c.atom`));
-    if (route === '/provider-c.json') return response.end(await readFile(`${FIXTURES}/provider-c.json`));
-    if (route === '/broken') return response.writeHead(500).end('oops');
-    if (route === '/malformed') return response.end('<rss><channel><item><title>unclosed');
-    if (route === '/huge') return response.end(`<rss version="2.0"><channel>${'<item><title>x</title></item>'.repeat(40_000)}</channel></rss>`);
-    if (route === '/slow') return; // never answers
-    response.writeHead(404).end();
+    const route = routes[request.url ?? '/'];
+    if (route === 'never') return;
+    if (route === undefined || route === 500) {
+      response.writeHead(route ?? 404).end('oops');
+      return;
+    }
+    response.end(await route());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
