@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deriveBoard } from './board.ts';
+import { deriveBoard, deriveProviderStatus, statusFromSummary } from './board.ts';
+import { summarizeProvider } from './history.ts';
 import { EVENT_KINDS, PROVIDERS } from './enums.ts';
 import { MS_PER_DAY } from './ordering.ts';
 
@@ -110,6 +111,19 @@ describe('board invariants', () => {
             expect(Date.parse(entry.nextEstimate)).toBeGreaterThanOrEqual(lastEffective);
           }
           expect(entry.status === 'no_data').toBe(entry.latestSignal === null);
+        }
+      }),
+    );
+  });
+
+  it('a summary made at build time answers, at any later moment, exactly as the whole history does', () => {
+    const afterEveryAnnouncement = START + SPAN + 24 * MS_PER_HOUR;
+    fc.assert(
+      fc.property(eventLists, fc.integer({ min: 0, max: 30 * 24 }), fc.integer({ min: 0, max: 40 * 24 }), (events, buildHours, laterHours) => {
+        const builtAt = new Date(afterEveryAnnouncement + buildHours * MS_PER_HOUR);
+        const now = new Date(builtAt.getTime() + laterHours * MS_PER_HOUR);
+        for (const provider of PROVIDERS) {
+          expect(statusFromSummary(summarizeProvider(provider, events, builtAt), now)).toEqual(deriveProviderStatus(provider, events, now));
         }
       }),
     );

@@ -1,90 +1,72 @@
-import { gapsBetween, hourHistogramUtc, maximum, mean, median, msToDays, recentGaps } from './cadence.ts';
+import { cadenceEstimate, gapsBetween, MEDIAN_BASIS_RESETS, msToDays } from './cadence.ts';
 import { PROVIDERS, type Provider } from './enums.ts';
-import {
-  announcedMs,
-  compareByEffectiveTime,
-  compareNewestFirst,
-  effectiveMs,
-  eventsKnownAt,
-  MS_PER_DAY,
-  toIsoTimestamp,
-} from './ordering.ts';
+import { summarizeProvider, type ProviderSummary } from './history.ts';
+import { compareByEffectiveTime, effectiveMs, eventsKnownAt, MS_PER_DAY, toIsoTimestamp } from './ordering.ts';
 import type { Event, NextEstimate, ProviderStatus, StatusResponse } from './schemas.ts';
 import { deriveStatusWord } from './status-word.ts';
 
-/** What every view of one provider at `now` is derived from: its known events and their cadence. */
-interface ProviderFacts {
+/** A provider's cadence at `now`: the summary with the pending resets whose time has come folded in. */
+interface CadenceAt {
   nowMs: number;
-  newestFirst: Event[];
-  resets: Event[];
   lastReset: Event | null;
-  /** Resets that have taken effect, oldest first. */
-  effectiveResets: Event[];
-  gapsMs: number[];
-  /** The gaps the median is taken from: those among the last 10 non-pending resets. */
-  recentGapsMs: number[];
-  medianGapMs: number | null;
-  hasPendingReset: boolean;
+  recentResets: Event[];
+  gapCount: number;
+  gapSumMs: number;
+  longestGapMs: number | null;
+  stillPending: Event[];
 }
 
-function providerFacts(provider: Provider, events: readonly Event[], now: Date): ProviderFacts {
+function cadenceAt(summary: ProviderSummary, now: Date): CadenceAt {
   const nowMs = now.getTime();
-  const newestFirst = eventsKnownAt(events, now)
-    .filter((event) => event.provider === provider)
-    .sort(compareNewestFirst);
-  const resets = newestFirst.filter((event) => event.kind === 'reset');
-  const effectiveResets = resets.filter((reset) => effectiveMs(reset) <= nowMs).sort(compareByEffectiveTime);
-  const gapsMs = gapsBetween(effectiveResets.map(effectiveMs));
-  const recentGapsMs = recentGaps(gapsMs);
-  return {
-    nowMs,
-    newestFirst,
-    resets,
-    lastReset: effectiveResets.at(-1) ?? null,
-    effectiveResets,
-    gapsMs,
-    recentGapsMs,
-    medianGapMs: median(recentGapsMs),
-    hasPendingReset: effectiveResets.length < resets.length,
-  };
+  const recentResets = [...summary.recentResets];
+  let { gapCount, gapSumMs, longestGapMs } = summary;
+  const stillPending: Event[] = [];
+  for (const reset of summary.pendingResets) {
+    if (effectiveMs(reset) > nowMs) {
+      stillPending.push(reset);
+      continue;
+    }
+    const previous = recentResets.at(-1);
+    if (previous !== undefined) {
+      const gap = effectiveMs(reset) - effectiveMs(previous);
+      gapCount += 1;
+      gapSumMs += gap;
+      longestGapMs = Math.max(longestGapMs ?? gap, gap);
+    }
+    recentResets.push(reset);
+  }
+  const tail = recentResets.slice(-MEDIAN_BASIS_RESETS);
+  return { nowMs, lastReset: tail.at(-1) ?? null, recentResets: tail, gapCount, gapSumMs, longestGapMs, stillPending };
 }
 
-const daysSinceLastReset = ({ lastReset, nowMs }: ProviderFacts) =>
-  lastReset === null ? null : msToDays(nowMs - effectiveMs(lastReset));
+const daysSinceLastReset = ({ lastReset, nowMs }: CadenceAt) => (lastReset === null ? null : msToDays(nowMs - effectiveMs(lastReset)));
 
-const nextEstimateOf = ({ lastReset, medianGapMs }: ProviderFacts) =>
-  lastReset === null || medianGapMs === null ? null : toIsoTimestamp(effectiveMs(lastReset) + medianGapMs);
-
-/**
- * The board of one provider as it stands at `now`, from every event (drafts and other providers'
- * events are ignored here, so callers may pass the whole data set).
- */
-export function deriveProviderStatus(provider: Provider, events: readonly Event[], now: Date): ProviderStatus {
-  const facts = providerFacts(provider, events, now);
-  const { newestFirst, resets, lastReset, gapsMs, medianGapMs } = facts;
-  const latestSignal = newestFirst[0] ?? null;
+/** A provider's board entry at `now` (≥ the summary's `asOf`): O(10 + pending resets), whatever the history. */
+export function statusFromSummary(summary: ProviderSummary, now: Date): ProviderStatus {
+  const cadence = cadenceAt(summary, now);
+  const estimate = cadenceEstimate(cadence.recentResets.map(effectiveMs));
   return {
-    provider,
-    daysSince: daysSinceLastReset(facts),
+    provider: summary.provider,
+    daysSince: daysSinceLastReset(cadence),
     status: deriveStatusWord({
-      nowMs: facts.nowMs,
-      eventCount: newestFirst.length,
-      lastReset,
-      latestSignal,
-      hasPendingReset: facts.hasPendingReset,
-      newestTease: newestFirst.find((event) => event.kind === 'tease') ?? null,
-      medianGapMs,
+      nowMs: cadence.nowMs,
+      eventCount: summary.eventCount,
+      lastReset: cadence.lastReset,
+      latestSignal: summary.latestSignal,
+      hasPendingReset: cadence.stillPending.length > 0,
+      newestTease: summary.newestTease,
+      medianGapMs: estimate?.medianGapMs ?? null,
     }),
-    lastReset,
-    latestSignal,
-    nextEstimate: nextEstimateOf(facts),
+    lastReset: cadence.lastReset,
+    latestSignal: summary.latestSignal,
+    nextEstimate: estimate === null ? null : toIsoTimestamp(estimate.nextMs),
     stats: {
-      totalResets: resets.length,
-      medianIntervalDays: msToDays(medianGapMs),
-      meanIntervalDays: msToDays(mean(gapsMs)),
-      longestWaitDays: msToDays(maximum(gapsMs)),
-      hourHistogramUtc: hourHistogramUtc(resets.map(announcedMs)),
-      firstRecordedAt: newestFirst.at(-1)?.announcedAt ?? null,
+      totalResets: summary.totalResets,
+      medianIntervalDays: msToDays(estimate?.medianGapMs ?? null),
+      meanIntervalDays: cadence.gapCount === 0 ? null : msToDays(cadence.gapSumMs / cadence.gapCount),
+      longestWaitDays: msToDays(cadence.longestGapMs),
+      hourHistogramUtc: summary.hourHistogramUtc,
+      firstRecordedAt: summary.firstRecordedAt,
     },
   };
 }
@@ -93,18 +75,41 @@ export const ESTIMATE_NOTE =
   'A cadence estimate: the last reset plus the median gap between the last 10 resets. It is not a vendor schedule; a time in the past means any time now.';
 
 /** One provider's estimate and what it rests on (the MCP tool get_next_estimate). */
-export function deriveNextEstimate(provider: Provider, events: readonly Event[], now: Date): NextEstimate {
-  const facts = providerFacts(provider, events, now);
+export function estimateFromSummary(summary: ProviderSummary, now: Date): NextEstimate {
+  const cadence = cadenceAt(summary, now);
+  const estimate = cadenceEstimate(cadence.recentResets.map(effectiveMs));
   return {
-    provider,
-    lastReset: facts.lastReset,
-    daysSince: daysSinceLastReset(facts),
-    nextEstimate: nextEstimateOf(facts),
-    medianIntervalDays: msToDays(facts.medianGapMs),
-    sampleSize: facts.recentGapsMs.length,
+    provider: summary.provider,
+    lastReset: cadence.lastReset,
+    daysSince: daysSinceLastReset(cadence),
+    nextEstimate: estimate === null ? null : toIsoTimestamp(estimate.nextMs),
+    medianIntervalDays: msToDays(estimate?.medianGapMs ?? null),
+    sampleSize: estimate?.sampleSize ?? 0,
     note: ESTIMATE_NOTE,
   };
 }
+
+/** The whole board (spec 2.7) from one summary per provider, in the enumeration's order. */
+export const boardFromSummaries = (summaries: Readonly<Record<Provider, ProviderSummary>>, now: Date): StatusResponse => ({
+  updatedAt: now.toISOString(),
+  providers: PROVIDERS.map((provider) => statusFromSummary(summaries[provider], now)),
+});
+
+/**
+ * The board of one provider as it stands at `now`, from every event (drafts, events announced after `now`
+ * and other providers' events are ignored, so callers may pass the whole data set).
+ */
+export const deriveProviderStatus = (provider: Provider, events: readonly Event[], now: Date): ProviderStatus =>
+  statusFromSummary(summarizeProvider(provider, events, now), now);
+
+export const deriveNextEstimate = (provider: Provider, events: readonly Event[], now: Date): NextEstimate =>
+  estimateFromSummary(summarizeProvider(provider, events, now), now);
+
+export const deriveBoard = (events: readonly Event[], now: Date): StatusResponse =>
+  boardFromSummaries(
+    Object.fromEntries(PROVIDERS.map((provider) => [provider, summarizeProvider(provider, events, now)])) as Record<Provider, ProviderSummary>,
+    now,
+  );
 
 export interface ResetGap {
   /** The effective time of the reset that ended the gap. */
@@ -112,19 +117,17 @@ export interface ResetGap {
   days: number;
 }
 
+/** The resets in effect at `now`, oldest first by effective time. */
+export const resetsInEffect = (provider: Provider, events: readonly Event[], now: Date): Event[] =>
+  eventsKnownAt(events, now)
+    .filter((event) => event.provider === provider && event.kind === 'reset' && effectiveMs(event) <= now.getTime())
+    .sort(compareByEffectiveTime);
+
 /** The gaps between consecutive resets, oldest first: the series the cadence is measured on. */
 export function resetGapSeries(provider: Provider, events: readonly Event[], now: Date): ResetGap[] {
-  const { effectiveResets, gapsMs } = providerFacts(provider, events, now);
-  return gapsMs.map((gapMs, index) => ({
-    endedAt: toIsoTimestamp(effectiveMs(effectiveResets[index + 1]!)),
+  const resets = resetsInEffect(provider, events, now);
+  return gapsBetween(resets.map(effectiveMs)).map((gapMs, index) => ({
+    endedAt: toIsoTimestamp(effectiveMs(resets[index + 1]!)),
     days: gapMs / MS_PER_DAY,
   }));
-}
-
-/** The whole board (spec 2.7) at `now`, one entry per provider in the enumeration's order. */
-export function deriveBoard(events: readonly Event[], now: Date): StatusResponse {
-  return {
-    updatedAt: now.toISOString(),
-    providers: PROVIDERS.map((provider) => deriveProviderStatus(provider, events, now)),
-  };
 }

@@ -37,3 +37,21 @@ export function hourHistogramUtc(timesMs: readonly number[]): number[] {
   }
   return histogram;
 }
+
+export interface CadenceEstimate {
+  medianGapMs: number;
+  nextMs: number;
+  /** How many gaps the median was taken from. */
+  sampleSize: number;
+}
+
+/**
+ * The one rule of the estimate: the last reset plus the median gap among the last 10 resets. Takes effective
+ * times in ascending order; null with fewer than two resets.
+ */
+export function cadenceEstimate(effectiveTimesMs: readonly number[]): CadenceEstimate | null {
+  const gaps = recentGaps(gapsBetween(effectiveTimesMs));
+  const medianGapMs = median(gaps);
+  const last = effectiveTimesMs.at(-1);
+  return medianGapMs === null || last === undefined ? null : { medianGapMs, nextMs: last + medianGapMs, sampleSize: gaps.length };
+}

@@ -1,12 +1,13 @@
-import { deriveProviderStatus } from './board.ts';
-import { median } from './cadence.ts';
+import { resetsInEffect } from './board.ts';
+import { cadenceEstimate, median, MEDIAN_BASIS_RESETS } from './cadence.ts';
 import type { Provider } from './enums.ts';
-import { compareByEffectiveTime, effectiveMs, eventsKnownAt, MS_PER_DAY } from './ordering.ts';
+import { effectiveMs, MS_PER_DAY, toIsoTimestamp } from './ordering.ts';
 import type { Event } from './schemas.ts';
 
 /**
- * How good the estimate has been: for each past reset, what `nextEstimate` said a moment before it, by the
- * board's own rules applied to what was known then, and how far off it was.
+ * How good the estimate has been: for each past reset, what `nextEstimate` said a moment before it took
+ * effect, by the estimate's own rule (cadence.ts) applied to the resets in effect then, and how far off it
+ * was. One pass over the resets in effect, so it stays cheap for long histories.
  */
 
 export interface EstimateCheck {
@@ -23,14 +24,16 @@ export interface EstimateTrackRecord {
 }
 
 export function estimateTrackRecord(provider: Provider, events: readonly Event[], now: Date): EstimateTrackRecord {
-  const resets = eventsKnownAt(events, now)
-    .filter((event) => event.provider === provider && event.kind === 'reset' && effectiveMs(event) <= now.getTime())
-    .sort(compareByEffectiveTime);
-  const checks = resets.flatMap((reset) => {
-    const justBefore = new Date(effectiveMs(reset) - 1);
-    const { nextEstimate } = deriveProviderStatus(provider, events, justBefore);
-    if (nextEstimate === null) return [];
-    return [{ reset, estimatedAt: nextEstimate, errorDays: (effectiveMs(reset) - Date.parse(nextEstimate)) / MS_PER_DAY }];
-  });
+  const resets = resetsInEffect(provider, events, now);
+  const times = resets.map(effectiveMs);
+  const checks: EstimateCheck[] = [];
+  // `before` counts the resets in effect strictly before the current one (ties take effect together).
+  let before = 0;
+  for (const [index, reset] of resets.entries()) {
+    while (times[before]! < times[index]!) before += 1;
+    const estimate = cadenceEstimate(times.slice(Math.max(0, before - MEDIAN_BASIS_RESETS), before));
+    if (estimate === null) continue;
+    checks.push({ reset, estimatedAt: toIsoTimestamp(estimate.nextMs), errorDays: (times[index]! - estimate.nextMs) / MS_PER_DAY });
+  }
   return { checks, medianAbsoluteErrorDays: median(checks.map((check) => Math.abs(check.errorDays))) };
 }

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { gapsBetween, hourHistogramUtc, MEDIAN_BASIS_RESETS } from './cadence.ts';
+import { ProviderSchema, type Provider } from './enums.ts';
+import { announcedMs, compareByEffectiveTime, compareNewestFirst, effectiveMs, eventsKnownAt } from './ordering.ts';
+import { EventSchema, UtcTimestampSchema, type Event } from './schemas.ts';
+
+/**
+ * A provider's history reduced to what the board needs: the last 10 resets in effect, running gap totals,
+ * the resets still pending, and a few single events. Built once from every event at `asOf` (at build time,
+ * from the whole history), it answers the board for any later `now` without the history: pending resets
+ * that have since taken effect are folded in (board.ts).
+ */
+export const ProviderSummarySchema = z.strictObject({
+  provider: ProviderSchema,
+  asOf: UtcTimestampSchema,
+  eventCount: z.int().nonnegative(),
+  latestSignal: EventSchema.nullable(),
+  newestTease: EventSchema.nullable(),
+  firstRecordedAt: UtcTimestampSchema.nullable(),
+  totalResets: z.int().nonnegative(),
+  hourHistogramUtc: z.array(z.int().nonnegative()).length(24),
+  /** The last (at most 10) resets in effect at `asOf`, oldest first. */
+  recentResets: z.array(EventSchema).max(MEDIAN_BASIS_RESETS),
+  gapCount: z.int().nonnegative(),
+  gapSumMs: z.number().nonnegative(),
+  longestGapMs: z.number().nonnegative().nullable(),
+  /** Resets announced by `asOf` that take effect after it, soonest first. */
+  pendingResets: z.array(EventSchema),
+});
+export type ProviderSummary = z.infer<typeof ProviderSummarySchema>;
+
+export function summarizeProvider(provider: Provider, events: readonly Event[], asOf: Date): ProviderSummary {
+  const asOfMs = asOf.getTime();
+  const newestFirst = eventsKnownAt(events, asOf)
+    .filter((event) => event.provider === provider)
+    .sort(compareNewestFirst);
+  const resets = newestFirst.filter((event) => event.kind === 'reset');
+  const inEffect = resets.filter((reset) => effectiveMs(reset) <= asOfMs).sort(compareByEffectiveTime);
+  const gapsMs = gapsBetween(inEffect.map(effectiveMs));
+  return {
+    provider,
+    asOf: asOf.toISOString(),
+    eventCount: newestFirst.length,
+    latestSignal: newestFirst[0] ?? null,
+    newestTease: newestFirst.find((event) => event.kind === 'tease') ?? null,
+    firstRecordedAt: newestFirst.at(-1)?.announcedAt ?? null,
+    totalResets: resets.length,
+    hourHistogramUtc: hourHistogramUtc(resets.map(announcedMs)),
+    recentResets: inEffect.slice(-MEDIAN_BASIS_RESETS),
+    gapCount: gapsMs.length,
+    gapSumMs: gapsMs.reduce((sum, gap) => sum + gap, 0),
+    longestGapMs: gapsMs.length === 0 ? null : Math.max(...gapsMs),
+    pendingResets: resets.filter((reset) => effectiveMs(reset) > asOfMs).sort(compareByEffectiveTime),
+  };
+}
