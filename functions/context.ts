@@ -1,12 +1,12 @@
-import type { BoardDataset } from '../src/core/dataset.ts';
-import { DataSourceUnavailable, loadDataset } from './data-source.ts';
+import type { EdgeDataset } from '../src/core/dataset.ts';
+import { DataSourceUnavailable, loadEdgeDataset } from './data-source.ts';
 
 /** What a handler may know of its request: the request, the clock, the data set and the static assets. */
 export interface EdgeContext {
   request: Request;
   url: URL;
   now: Date;
-  dataset(): Promise<BoardDataset>;
+  dataset(): Promise<EdgeDataset>;
   /** A prerendered file, fetched with the request's conditional headers; missing means the data is gone. */
   asset(path: string): Promise<Response>;
 }
@@ -17,7 +17,7 @@ export function createContext(request: Request, env: Env): EdgeContext {
     request,
     url,
     now: new Date(),
-    dataset: () => loadDataset(env.ASSETS, url.origin),
+    dataset: () => loadEdgeDataset(env.ASSETS, url.origin),
     async asset(path) {
       const response = await env.ASSETS.fetch(new Request(new URL(path, url.origin), { headers: request.headers }));
       if (response.status >= 400) throw new DataSourceUnavailable(`the prerendered ${path} answered ${response.status}`);

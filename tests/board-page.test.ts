@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { deriveBoard } from '../src/core/board.ts';
-import { BoardDatasetSchema, DATASET_PATH } from '../src/core/dataset.ts';
+import { PUBLISHED_EVENTS_PATH, PublishedEventsSchema } from '../src/core/dataset.ts';
 import { compareNewestFirst } from '../src/core/ordering.ts';
 import { STATUS_LABELS } from '../src/core/vocabulary.ts';
 import { checkEventTree } from '../src/node/check-event-tree.ts';
@@ -23,9 +23,9 @@ describe('the production build served in workerd', async () => {
   const published = events.filter((event) => event.verified).sort(compareNewestFirst);
 
   it('publishes exactly the verified events, newest first, as its data asset', async () => {
-    const response = await fetch(`${baseUrl}${DATASET_PATH}`);
+    const response = await fetch(`${baseUrl}${PUBLISHED_EVENTS_PATH}`);
     expect(response.status).toBe(200);
-    const dataset = BoardDatasetSchema.parse(await response.json());
+    const dataset = PublishedEventsSchema.parse(await response.json());
     expect(dataset.events).toEqual(published);
     expect(dataset.events.some((event) => !event.verified)).toBe(false);
   });

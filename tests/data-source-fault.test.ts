@@ -22,7 +22,7 @@ const NEEDS_DATA = [
 
 let copy: string;
 let server: RunningServer;
-const dataFile = () => path.join(copy, 'client/data/events.json');
+const dataFile = () => path.join(copy, 'client/data/board.json');
 const savedData = () => path.join(copy, 'events.json.saved');
 
 beforeAll(async () => {
@@ -52,7 +52,7 @@ describe('when the data source is unavailable', () => {
   it('a corrupt data set does too', async () => {
     await writeFile(dataFile(), '{"builtAt": "yesterday", "events": [');
     for (const requestPath of NEEDS_DATA) await expectInternalError(requestPath);
-    await writeFile(dataFile(), JSON.stringify({ builtAt: '2026-01-01T00:00:00.000Z', events: [{ id: 'x' }] }));
+    await writeFile(dataFile(), JSON.stringify({ builtAt: '2026-01-01T00:00:00.000Z', providers: { provider_a: { summary: {}, recent: [] } } }));
     await expectInternalError('/api/status');
   });
 

@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import Parser from 'rss-parser';
 import { parseJsonFeed } from 'feedsmith';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { BoardDatasetSchema, type BoardDataset } from '../src/core/dataset.ts';
+import { PublishedEventsSchema, type PublishedEvents } from '../src/core/dataset.ts';
 import { PROVIDERS } from '../src/core/enums.ts';
 import { TIMELINE_CSV_COLUMNS } from '../src/core/render/timeline-csv.ts';
 import { StatusResponseSchema, TimelineResponseSchema } from '../src/core/schemas.ts';
@@ -14,11 +14,11 @@ const API_CACHE = 'public, s-maxage=60, stale-while-revalidate=300';
 const FEED_CACHE = 'public, s-maxage=300, stale-while-revalidate=600';
 
 let contract: Awaited<ReturnType<typeof loadContract>>;
-let dataset: BoardDataset;
+let dataset: PublishedEvents;
 
 beforeAll(async () => {
   contract = await loadContract(baseUrl);
-  dataset = BoardDatasetSchema.parse(await (await get('/data/events.json')).json());
+  dataset = PublishedEventsSchema.parse(await (await get('/data/events.json')).json());
 });
 
 describe('GET /api/status', () => {

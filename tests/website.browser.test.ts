@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deriveBoard } from '../src/core/board.ts';
-import { BoardDatasetSchema, type BoardDataset } from '../src/core/dataset.ts';
+import { PublishedEventsSchema, type PublishedEvents } from '../src/core/dataset.ts';
 import { PROVIDERS, STATUS_LABELS } from '../src/core/vocabulary.ts';
 import { launchChromium } from './support/browser.ts';
 
@@ -17,11 +17,11 @@ const PAGES = ['/', ...PROVIDERS.map((provider) => `/${provider}`), '/tracker', 
 const BOTH_LANGUAGES = PAGES.flatMap((path) => [path, path === '/' ? '/zh' : `/zh${path}`]);
 
 let browser: BrowserContext;
-let dataset: BoardDataset;
+let dataset: PublishedEvents;
 
 beforeAll(async () => {
   browser = await launchChromium({ timezoneId: 'Asia/Tokyo' });
-  dataset = BoardDatasetSchema.parse(await (await fetch(`${baseUrl}/data/events.json`)).json());
+  dataset = PublishedEventsSchema.parse(await (await fetch(`${baseUrl}/data/events.json`)).json());
   await mkdir(SCREENSHOT_DIR, { recursive: true });
 });
 afterAll(async () => browser?.close());

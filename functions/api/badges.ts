@@ -1,4 +1,4 @@
-import { deriveProviderStatus } from '../../src/core/board.ts';
+import { statusFromSummary } from '../../src/core/board.ts';
 import { ProviderSchema } from '../../src/core/enums.ts';
 import { badgeContent, renderBadgeSvg, renderShieldsEndpoint } from '../../src/core/render/badge.ts';
 import type { EdgeContext } from '../context.ts';
@@ -11,7 +11,8 @@ export async function handleBadge(context: EdgeContext, file: string): Promise<R
   const [, name, format] = BADGE_PATH.exec(file) ?? [];
   const provider = ProviderSchema.safeParse(name);
   if (!provider.success) return invalidProvider();
-  const content = badgeContent(deriveProviderStatus(provider.data, (await context.dataset()).events, context.now));
+  const { providers } = await context.dataset();
+  const content = badgeContent(statusFromSummary(providers[provider.data].summary, context.now));
   return format === 'svg'
     ? textResponse(renderBadgeSvg(content), 'image/svg+xml; charset=utf-8', CACHE.api)
     : jsonResponse(renderShieldsEndpoint(content), { headers: { 'Cache-Control': CACHE.api } });

@@ -1,6 +1,4 @@
 import { FeedQuerySchema, IcsQuerySchema, parseQuery } from '../../src/core/api/query.ts';
-import { deriveBoard } from '../../src/core/board.ts';
-import { renderAnnouncementCalendar } from '../../src/core/render/announcement-calendar.ts';
 import { renderWindowCalendar, windowCalendarFileName } from '../../src/core/render/window-calendar.ts';
 import type { EdgeContext } from '../context.ts';
 import { withHeaders } from '../http/conditional.ts';
@@ -16,14 +14,13 @@ export function handleWindowCalendar(context: EdgeContext): Response {
   });
 }
 
-/** GET /calendar.ics: every provider prerendered; `?provider=` computed here. */
+/**
+ * GET /calendar.ics: every announcement of the whole history, so both the full calendar and each provider's
+ * (`?provider=`, also at /calendar/<provider>.ics) are prerendered; the edge picks the file.
+ */
 export async function handleAnnouncementCalendar(context: EdgeContext): Promise<Response> {
   const query = parseQuery(FeedQuerySchema, context.url.searchParams);
   if (!query.ok) return invalidQuery(query.issues);
-  if (query.value.provider === undefined) {
-    return withHeaders(await context.asset('/calendar.ics'), { 'Content-Type': CONTENT_TYPE.calendar, 'Cache-Control': CACHE.calendar });
-  }
-  const { events } = await context.dataset();
-  const board = deriveBoard(events, context.now);
-  return textResponse(renderAnnouncementCalendar({ events, board, provider: query.value.provider, baseUrl: BASE_URL }), CONTENT_TYPE.calendar, CACHE.calendar);
+  const file = query.value.provider === undefined ? '/calendar.ics' : `/calendar/${query.value.provider}.ics`;
+  return withHeaders(await context.asset(file), { 'Content-Type': CONTENT_TYPE.calendar, 'Cache-Control': CACHE.calendar });
 }

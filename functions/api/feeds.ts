@@ -1,5 +1,6 @@
 import { FeedQuerySchema, parseQuery } from '../../src/core/api/query.ts';
-import { FEED_FORMATS, FEED_RENDERERS, type FeedFormat } from '../../src/core/render/feeds.ts';
+import { recentEvents } from '../../src/core/dataset.ts';
+import { FEED_FORMATS, FEED_ITEM_LIMIT, FEED_RENDERERS, type FeedFormat } from '../../src/core/render/feeds.ts';
 import type { EdgeContext } from '../context.ts';
 import { withHeaders } from '../http/conditional.ts';
 import { CACHE, invalidQuery, textResponse } from '../http/responses.ts';
@@ -13,8 +14,9 @@ export async function handleFeed(context: EdgeContext, format: FeedFormat): Prom
   if (query.value.provider === undefined) {
     return withHeaders(await context.asset(path), { 'Content-Type': contentType, 'Cache-Control': CACHE.feed });
   }
-  const { events, builtAt } = await context.dataset();
-  const body = FEED_RENDERERS[format]({ events, provider: query.value.provider, baseUrl: BASE_URL, builtAt });
+  const dataset = await context.dataset();
+  const events = recentEvents(dataset, query.value.provider, FEED_ITEM_LIMIT);
+  const body = FEED_RENDERERS[format]({ events, provider: query.value.provider, baseUrl: BASE_URL, builtAt: dataset.builtAt });
   return textResponse(body, contentType, CACHE.feed);
 }
 

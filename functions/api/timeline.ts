@@ -1,5 +1,6 @@
 import { parseQuery, TIMELINE_LIMIT, TimelineCsvQuerySchema, TimelineQuerySchema } from '../../src/core/api/query.ts';
-import { buildTimelineResponse, selectTimelineEvents, type TimelineSelection } from '../../src/core/api/timeline.ts';
+import { buildTimelineResponse, type TimelineSelection } from '../../src/core/api/timeline.ts';
+import { recentEvents } from '../../src/core/dataset.ts';
 import { renderTimelineCsv, timelineCsvFileName } from '../../src/core/render/timeline-csv.ts';
 import type { EdgeContext } from '../context.ts';
 import { conditionalJson, withHeaders } from '../http/conditional.ts';
@@ -17,8 +18,8 @@ const csvHeaders = (selection: TimelineSelection) => ({
 
 async function answerCsv(context: EdgeContext, selection: TimelineSelection): Promise<Response> {
   if (isPrerendered(selection)) return withHeaders(await context.asset('/api/timeline.csv'), csvHeaders(selection));
-  const { events } = await context.dataset();
-  return textResponse(renderTimelineCsv(selectTimelineEvents(events, selection), BASE_URL), CONTENT_TYPE.csv, CACHE.api, csvHeaders(selection));
+  const events = recentEvents(await context.dataset(), selection.provider, selection.limit);
+  return textResponse(renderTimelineCsv(events, BASE_URL), CONTENT_TYPE.csv, CACHE.api, csvHeaders(selection));
 }
 
 /** GET /api/timeline (spec 4.2). */

@@ -1,7 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { buildTimelineResponse } from '../../src/core/api/timeline.ts';
-import { deriveBoard, deriveNextEstimate } from '../../src/core/board.ts';
+import { boardFromSummaries, estimateFromSummary } from '../../src/core/board.ts';
+import { recentEvents, summariesOf } from '../../src/core/dataset.ts';
 import {
   MCP_INSTRUCTIONS,
   MCP_PROMPTS,
@@ -12,7 +13,7 @@ import {
   TimelineToolInput,
   type TimelineToolResult,
 } from '../../src/core/mcp/catalogue.ts';
-import { renderBoardMarkdown } from '../../src/core/render/markdown.ts';
+import { MARKDOWN_LATEST_COUNT, renderBoardMarkdown } from '../../src/core/render/markdown.ts';
 import { eventPageUrl } from '../../src/core/site.ts';
 import { PROVIDER_LABELS } from '../../src/core/vocabulary.ts';
 import type { EdgeContext } from '../context.ts';
@@ -33,7 +34,7 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
     // Workers forbid the code generation Ajv relies on; this validator interprets schemas instead.
     jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
   });
-  const board = async () => deriveBoard((await context.dataset()).events, context.now);
+  const board = async () => boardFromSummaries(summariesOf(await context.dataset()), context.now);
 
   server.registerTool('get_status', { ...MCP_TOOLS.get_status, annotations: READ_ONLY }, async () => toolResult(await board()));
 
@@ -53,7 +54,7 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
   server.registerTool(
     'get_next_estimate',
     { ...MCP_TOOLS.get_next_estimate, inputSchema: NextEstimateToolInput, annotations: READ_ONLY },
-    async ({ provider }) => toolResult(deriveNextEstimate(provider, (await context.dataset()).events, context.now)),
+    async ({ provider }) => toolResult(estimateFromSummary((await context.dataset()).providers[provider].summary, context.now)),
   );
 
   server.registerResource('board', `${BASE_URL}${MCP_RESOURCES.board.path}`, MCP_RESOURCES.board, async (uri) => ({
@@ -64,8 +65,8 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
     return { contents: [{ uri: uri.href, mimeType: MCP_RESOURCES.timeline.mimeType, text: JSON.stringify(timeline) }] };
   });
   server.registerResource('board-markdown', `${BASE_URL}${MCP_RESOURCES['board-markdown'].path}`, MCP_RESOURCES['board-markdown'], async (uri) => {
-    const { events } = await context.dataset();
-    const text = renderBoardMarkdown({ board: deriveBoard(events, context.now), events, baseUrl: BASE_URL, locale: 'en' });
+    const events = recentEvents(await context.dataset(), 'all', MARKDOWN_LATEST_COUNT);
+    const text = renderBoardMarkdown({ board: await board(), events, baseUrl: BASE_URL, locale: 'en' });
     return { contents: [{ uri: uri.href, mimeType: MCP_RESOURCES['board-markdown'].mimeType, text }] };
   });
 

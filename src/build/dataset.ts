@@ -1,11 +1,11 @@
 import { getCollection } from 'astro:content';
-import { buildDataset, type BoardDataset } from '../core/dataset.ts';
+import { publishEvents, type PublishedEvents } from '../core/dataset.ts';
 
-let dataset: Promise<BoardDataset> | undefined;
+let published: Promise<PublishedEvents> | undefined;
 
 /**
  * The published events as one build sees them, with one build time: every prerendered output of a build
- * shares this data set, so they all agree with each other and with /data/events.json.
+ * shares them, so they all agree with each other and with the edge data set.
  */
-export const buildTimeDataset = (): Promise<BoardDataset> =>
-  (dataset ??= getCollection('events').then((entries) => buildDataset(entries.map((entry) => entry.data), new Date())));
+export const buildTimeEvents = (): Promise<PublishedEvents> =>
+  (published ??= getCollection('events').then((entries) => publishEvents(entries.map((entry) => entry.data), new Date())));

@@ -1,22 +1,80 @@
 import { z } from 'zod';
-import { compareNewestFirst, isPublished } from './ordering.ts';
+import { TIMELINE_LIMIT, type ProviderFilter } from './api/query.ts';
+import { ProviderSchema } from './enums.ts';
+import { ProviderSummarySchema, summarizeProvider } from './history.ts';
+import { compareNewestFirst, eventsKnownAt, isPublished } from './ordering.ts';
 import { EventSchema, UtcTimestampSchema, type Event } from './schemas.ts';
+import { PROVIDERS, type Provider } from './vocabulary.ts';
 
 /**
- * The published events as the build hands them to the edge: one static asset, drafts left out, already
- * in the service's order, so a request never sorts or filters the whole history again.
+ * What the build hands to the edge. The worker never reads the whole history: it reads one small data set
+ * (`/data/board.json`) whose size does not grow with the history: per provider, the summary the board is
+ * derived from and the newest events any request can ask for (a timeline holds at most 500). The whole
+ * history is published too (`/data/events.json`), for people and for the provider pages' build.
  */
-export const DATASET_PATH = '/data/events.json';
 
-export const BoardDatasetSchema = z
+export const EDGE_DATASET_PATH = '/data/board.json';
+export const PUBLISHED_EVENTS_PATH = '/data/events.json';
+
+/** No answer needs more of one provider's newest events than the longest timeline. */
+export const RECENT_EVENTS_PER_PROVIDER = TIMELINE_LIMIT.max;
+
+export const PublishedEventsSchema = z
   .strictObject({
     builtAt: UtcTimestampSchema,
     events: z.array(EventSchema).describe('published events, newest first'),
   })
-  .meta({ id: 'BoardDataset' });
-export type BoardDataset = z.infer<typeof BoardDatasetSchema>;
+  .meta({ id: 'PublishedEvents' });
+export type PublishedEvents = z.infer<typeof PublishedEventsSchema>;
 
-export const buildDataset = (events: readonly Event[], builtAt: Date): BoardDataset => ({
-  builtAt: builtAt.toISOString(),
-  events: events.filter(isPublished).sort(compareNewestFirst),
+const ProviderDataSchema = z.strictObject({
+  summary: ProviderSummarySchema,
+  recent: z.array(EventSchema).max(RECENT_EVENTS_PER_PROVIDER).describe('newest first'),
 });
+
+export const EdgeDatasetSchema = z.strictObject({
+  builtAt: UtcTimestampSchema,
+  providers: z.strictObject(Object.fromEntries(PROVIDERS.map((provider) => [provider, ProviderDataSchema])) as Record<Provider, typeof ProviderDataSchema>),
+});
+export type EdgeDataset = z.infer<typeof EdgeDatasetSchema>;
+
+export const publishEvents = (events: readonly Event[], builtAt: Date): PublishedEvents => ({
+  builtAt: builtAt.toISOString(),
+  events: eventsKnownAt(events, builtAt).filter(isPublished).sort(compareNewestFirst),
+});
+
+export function buildEdgeDataset(events: readonly Event[], builtAt: Date): EdgeDataset {
+  const published = publishEvents(events, builtAt).events;
+  const providers = Object.fromEntries(
+    PROVIDERS.map((provider) => [
+      provider,
+      {
+        summary: summarizeProvider(provider, published, builtAt),
+        recent: published.filter((event) => event.provider === provider).slice(0, RECENT_EVENTS_PER_PROVIDER),
+      },
+    ]),
+  ) as EdgeDataset['providers'];
+  return { builtAt: builtAt.toISOString(), providers };
+}
+
+export const summariesOf = (dataset: EdgeDataset) =>
+  Object.fromEntries(PROVIDERS.map((provider) => [provider, dataset.providers[provider].summary])) as Record<Provider, EdgeDataset['providers'][Provider]['summary']>;
+
+/** The newest `limit` events of one provider or of all three (a merge of the per-provider lists). */
+export function recentEvents(dataset: EdgeDataset, provider: ProviderFilter, limit: number): Event[] {
+  if (provider !== 'all') return dataset.providers[ProviderSchema.parse(provider)].recent.slice(0, limit);
+  const lists = PROVIDERS.map((name) => dataset.providers[name].recent);
+  const positions = lists.map(() => 0);
+  const merged: Event[] = [];
+  while (merged.length < limit) {
+    let best = -1;
+    for (const [index, list] of lists.entries()) {
+      const candidate = list[positions[index]!];
+      if (candidate !== undefined && (best === -1 || compareNewestFirst(candidate, lists[best]![positions[best]!]!) < 0)) best = index;
+    }
+    if (best === -1) break;
+    merged.push(lists[best]![positions[best]!]!);
+    positions[best]! += 1;
+  }
+  return merged;
+}

@@ -1,5 +1,5 @@
-import type { BoardDataset } from '../dataset.ts';
-import type { Event, TimelineResponse } from '../schemas.ts';
+import { recentEvents, type EdgeDataset } from '../dataset.ts';
+import type { TimelineResponse } from '../schemas.ts';
 import type { ProviderFilter } from './query.ts';
 
 export interface TimelineSelection {
@@ -7,22 +7,8 @@ export interface TimelineSelection {
   limit: number;
 }
 
-/** The events of a timeline: the data set is already newest first, so this filters and cuts. */
-export function selectTimelineEvents(events: readonly Event[], { provider, limit }: TimelineSelection): Event[] {
-  const selected: Event[] = [];
-  for (const event of events) {
-    if (selected.length >= limit) break;
-    if (provider === 'all' || event.provider === provider) selected.push(event);
-  }
-  return selected;
-}
-
-export const buildTimelineResponse = (
-  dataset: BoardDataset,
-  selection: TimelineSelection,
-  updatedAt: Date,
-): TimelineResponse => ({
+export const buildTimelineResponse = (dataset: EdgeDataset, selection: TimelineSelection, updatedAt: Date): TimelineResponse => ({
   provider: selection.provider,
   updatedAt: updatedAt.toISOString(),
-  events: selectTimelineEvents(dataset.events, selection),
+  events: recentEvents(dataset, selection.provider, selection.limit),
 });

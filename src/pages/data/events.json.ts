@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { buildTimeDataset } from '../../build/dataset.ts';
+import { buildTimeEvents } from '../../build/dataset.ts';
 
 export const prerender = true;
 
-/** The data set the edge reads (functions/data-source.ts). */
-export const GET: APIRoute = async () => Response.json(await buildTimeDataset());
+/** Every published event, newest first: the whole history, for people and scripts (the edge reads board.json). */
+export const GET: APIRoute = async () => Response.json(await buildTimeEvents());
