@@ -1,6 +1,7 @@
 // @ts-check
 import cloudflare from '@astrojs/cloudflare';
 import { defineConfig } from 'astro/config';
+import { fileURLToPath } from 'node:url';
 import { validatedEvents } from './src/integrations/validated-events.ts';
 import { siteUrl } from './src/node/site-url.ts';
 
@@ -13,7 +14,13 @@ export default defineConfig({
   // The service keeps no per-visitor state and serves no transformed images: no SESSION KV, no IMAGES binding.
   session: false,
   adapter: cloudflare({ imageService: 'passthrough' }),
-  // Scripts as files too: Astro inlines small ones otherwise.
-  vite: { build: { assetsInlineLimit: 0 } },
+  vite: {
+    // Scripts as files too: Astro inlines small ones otherwise.
+    build: { assetsInlineLimit: 0 },
+    // The MCP SDK's default Ajv validator is never used on Workers (see functions/mcp/without-ajv.ts).
+    resolve: {
+      alias: [{ find: /^\.\.\/validation\/ajv-provider\.js$/, replacement: fileURLToPath(new URL('./functions/mcp/without-ajv.ts', import.meta.url)) }],
+    },
+  },
   integrations: [validatedEvents()],
 });
