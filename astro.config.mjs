@@ -2,6 +2,7 @@
 import cloudflare from '@astrojs/cloudflare';
 import { defineConfig } from 'astro/config';
 import { fileURLToPath } from 'node:url';
+import { staticHeaders } from './src/integrations/static-headers.ts';
 import { validatedEvents } from './src/integrations/validated-events.ts';
 import { siteUrl } from './src/node/site-url.ts';
 
@@ -22,5 +23,5 @@ export default defineConfig({
       alias: [{ find: /^\.\.\/validation\/ajv-provider\.js$/, replacement: fileURLToPath(new URL('./functions/mcp/without-ajv.ts', import.meta.url)) }],
     },
   },
-  integrations: [validatedEvents()],
+  integrations: [validatedEvents(), staticHeaders()],
 });

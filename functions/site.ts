@@ -1,2 +1,5 @@
-/** `{base_url}`: Astro's `site`, set from SITE_URL when the site was built. */
-export const BASE_URL: string = import.meta.env.SITE.replace(/\/+$/, '');
+/**
+ * `{base_url}`: Astro's `site`, set from SITE_URL when the site was built. Outside an Astro build (unit tests
+ * of edge code in Node) there is no `site`; the local default stands in.
+ */
+export const BASE_URL: string = (import.meta.env.SITE ?? 'http://localhost:4321').replace(/\/+$/, '');

@@ -1,26 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
-import { BUILT_WORKER_CONFIG } from '../scripts/lib/local-server.ts';
+import { measureWorkerBundle } from '../scripts/lib/bundle-size.ts';
 
 /** Size budgets, deterministic for a given build (times are the benchmark's business, not the tests'). */
 
 const baseUrl = inject('baseUrl');
 const KIB = 1024;
-
-/** What `wrangler deploy` would upload, as wrangler itself measures it. */
-export function measureWorkerBundle(outdir: string): { rawKiB: number; gzipKiB: number } {
-  const run = spawnSync(process.execPath, ['node_modules/wrangler/bin/wrangler.js', 'deploy', '--dry-run', '--outdir', outdir, '--config', BUILT_WORKER_CONFIG], {
-    encoding: 'utf8',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-  });
-  const match = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(run.stdout + run.stderr);
-  if (match === null) throw new Error(`wrangler did not report the bundle size:\n${run.stdout}\n${run.stderr}`);
-  return { rawKiB: Number(match[1]), gzipKiB: Number(match[2]) };
-}
 
 const gzippedSize = async (url: string) => gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length;
 

@@ -168,6 +168,22 @@ describe('MCP over raw HTTP', () => {
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code } });
   });
 
+  it.each([
+    ['a batch', '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]'],
+    ['a missing jsonrpc', '{"id":1,"method":"ping"}'],
+    ['a wrong jsonrpc', '{"jsonrpc":"1.0","id":1,"method":"ping"}'],
+    ['params of the wrong type', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"get_status"}'],
+    ['a huge numeric id', `{"jsonrpc":"2.0","id":${'9'.repeat(400)},"method":"ping"}`],
+    ['a huge string id', `{"jsonrpc":"2.0","id":"${'x'.repeat(20_000)}","method":"ping"}`],
+    ['an empty body', ''],
+  ])('%s gets a JSON-RPC answer or error, never a 5xx', async (_, body) => {
+    const response = await post(body);
+    expect(response.status).toBeLessThan(500);
+    const answer = (await response.json()) as unknown;
+    const messages = Array.isArray(answer) ? answer : [answer];
+    for (const message of messages) expect(message).toMatchObject({ jsonrpc: '2.0' });
+  });
+
   it('an unknown method is a JSON-RPC "method not found"', async () => {
     const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/destroy' }));
     expect(await response.json()).toMatchObject({ id: 9, error: { code: -32601 } });

@@ -3,6 +3,7 @@ import { ProviderSchema } from '../../src/core/enums.ts';
 import { badgeContent, renderBadgeSvg, renderShieldsEndpoint } from '../../src/core/render/badge.ts';
 import type { EdgeContext } from '../context.ts';
 import { CACHE, invalidProvider, jsonResponse, textResponse } from '../http/responses.ts';
+import { BADGE_SECURITY_HEADERS } from '../http/security-headers.ts';
 
 const BADGE_PATH = /^([^/.]+)\.(svg|json)$/;
 
@@ -14,6 +15,6 @@ export async function handleBadge(context: EdgeContext, file: string): Promise<R
   const { providers } = await context.dataset();
   const content = badgeContent(statusFromSummary(providers[provider.data].summary, context.now));
   return format === 'svg'
-    ? textResponse(renderBadgeSvg(content), 'image/svg+xml; charset=utf-8', CACHE.api)
+    ? textResponse(renderBadgeSvg(content), 'image/svg+xml; charset=utf-8', CACHE.api, BADGE_SECURITY_HEADERS)
     : jsonResponse(renderShieldsEndpoint(content), { headers: { 'Cache-Control': CACHE.api } });
 }

@@ -20,6 +20,13 @@ export async function handleFeed(context: EdgeContext, format: FeedFormat): Prom
   return textResponse(body, contentType, CACHE.feed);
 }
 
-/** GET /api/feed: a permanent alias of /feed.xml that keeps the query. */
-export const redirectToFeed = (context: EdgeContext): Response =>
-  new Response(null, { status: 308, headers: { Location: `/feed.xml${context.url.search}`, 'Cache-Control': CACHE.feed } });
+/**
+ * GET /api/feed: a permanent alias of /feed.xml that keeps the query's meaning: a bad query gets the 400 the
+ * feed would give, a good one is redirected with its known parameters only (junk is not echoed back).
+ */
+export function redirectToFeed(context: EdgeContext): Response {
+  const query = parseQuery(FeedQuerySchema, context.url.searchParams);
+  if (!query.ok) return invalidQuery(query.issues);
+  const kept = query.value.provider === undefined ? '' : `?${new URLSearchParams({ provider: query.value.provider })}`;
+  return new Response(null, { status: 308, headers: { Location: `/feed.xml${kept}`, 'Cache-Control': CACHE.feed } });
+}

@@ -1,3 +1,5 @@
+import { PAGE_SECURITY_HEADERS } from './security-headers.ts';
+
 /** CORS: every response may be read from any origin (spec section 1); preflight per spec section 4. */
 
 export const PREFLIGHT_PATHS: ReadonlySet<string> = new Set([
@@ -19,12 +21,17 @@ export const preflightResponse = (): Response =>
   });
 
 /**
- * The headers every worker response leaves with: CORS `*`, and `nosniff` so that no browser reads an API
- * body as anything but its declared type. Copies the response, whose headers may be immutable.
+ * The headers every worker response leaves with: CORS `*`, `nosniff` so that no browser reads an API body as
+ * anything but its declared type, and the page policy on HTML. Copies the response (its headers may be immutable).
  */
 export function withCommonHeaders(response: Response): Response {
   const copy = new Response(response.body, response);
   copy.headers.set('Access-Control-Allow-Origin', '*');
   copy.headers.set('X-Content-Type-Options', 'nosniff');
+  if (copy.headers.get('Content-Type')?.startsWith('text/html')) {
+    for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) copy.headers.set(name, value);
+  }
+  // Nothing here keeps state about a visitor: no response sets a cookie.
+  copy.headers.delete('Set-Cookie');
   return copy;
 }

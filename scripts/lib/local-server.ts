@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -95,11 +95,33 @@ export function freePort(): Promise<number> {
 
 export interface RunningServer {
   baseUrl: string;
+  /** Resident memory of the server's processes (wrangler and workerd), in bytes, read from /proc. */
+  residentBytes(): Promise<number>;
   stop(): Promise<void>;
 }
 
-/** Serves a build on a free port with its own state folder, and resolves once it answers. */
-export async function startServer(options: Omit<ServeOptions, 'port' | 'persistTo' | 'stdio'> & { port?: number } = {}): Promise<RunningServer> {
+async function residentBytesOfGroup(groupId: number): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // Fields after the command name: state ppid pgrp …; the name may hold spaces, so split after ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) !== groupId) continue;
+    const status = await readFile(`/proc/${entry}/status`, 'utf8').catch(() => '');
+    const kib = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+    total += Number(kib ?? 0) * 1024;
+  }
+  return total;
+}
+
+/**
+ * Serves a build on a free port with its own state folder, and resolves once it answers `readyPath` (a
+ * static file by default, so that the worker's first request is still to come: the cold start).
+ */
+export async function startServer(
+  options: Omit<ServeOptions, 'port' | 'persistTo' | 'stdio'> & { port?: number; readyPath?: string } = {},
+): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const state = await mkdtemp(path.join(tmpdir(), 'departures-board-state-'));
@@ -112,10 +134,10 @@ export async function startServer(options: Omit<ServeOptions, 'port' | 'persistT
     await rm(state, { recursive: true, force: true });
   };
   try {
-    await waitUntilServing(baseUrl, server);
+    await waitUntilServing(`${baseUrl}${options.readyPath ?? '/favicon.svg'}`, server);
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n${log}`);
   }
-  return { baseUrl, stop };
+  return { baseUrl, stop, residentBytes: () => residentBytesOfGroup(server.pid ?? -1) };
 }

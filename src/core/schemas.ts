@@ -33,11 +33,20 @@ export const SourceUrlSchema = z
 
 const characterCount = (text: string): number => [...text].length;
 
+/**
+ * Control characters other than tab and line breaks, and the bidirectional overrides and isolates that can
+ * make text display as something else than it says (a right-to-left override turning `txt.exe` around).
+ */
+const INVISIBLE_TRICKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+
 export const SummarySchema = z
   .string()
   .min(1, 'must not be empty')
   .refine((text) => characterCount(text) <= SUMMARY_MAX_CHARACTERS, {
     message: `must be at most ${SUMMARY_MAX_CHARACTERS} characters`,
+  })
+  .refine((text) => !INVISIBLE_TRICKS.test(text), {
+    message: 'must not hold control characters or bidirectional overrides (U+202A–U+202E, U+2066–U+2069)',
   });
 
 export const EventSchema = z

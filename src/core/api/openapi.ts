@@ -173,7 +173,11 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
       '/api/feed': {
         get: {
           summary: 'Alias of /feed.xml',
-          responses: { '308': { description: 'permanent redirect to /feed.xml, query kept', headers: { ...cors, Location: header('Location') } } },
+          parameters: queryParameters(FeedQuerySchema),
+          responses: {
+            '308': { description: 'permanent redirect to /feed.xml, with the query’s provider', headers: { ...cors, Location: header('Location') } },
+            '400': invalidQuery,
+          },
         },
       },
       '/api/ics': {

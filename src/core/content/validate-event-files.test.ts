@@ -34,6 +34,8 @@ describe('validateEventFiles', () => {
     ['an id outside the safe alphabet', eventFile({ id: 'a b' }, 'provider_a/a b.json'), 'id', /letters, digits/],
     ['a summary over 280 characters', eventFile({ summary: 'x'.repeat(281) }), 'summary', /at most 280/],
     ['an empty summary', eventFile({ summary: '' }), 'summary', /empty/],
+    ['a summary with a right-to-left override', eventFile({ summary: 'Reset \u202Eexe.txt' }), 'summary', /bidirectional/],
+    ['a summary with a control character', eventFile({ summary: 'Reset\u0007 now' }), 'summary', /control characters/],
     ['a sourceUrl that is not https', eventFile({ sourceUrl: 'http://posts.provider-a.example/1' }), 'sourceUrl', /https/],
     ['a sourceUrl that is no URL', eventFile({ sourceUrl: 'posts.provider-a.example/1' }), 'sourceUrl', /https/],
     ['an announcedAt in the future', eventFile({ announcedAt: '2026-06-15T12:00:00.001Z' }), 'announcedAt', /future/],

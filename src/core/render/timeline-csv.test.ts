@@ -9,7 +9,7 @@ describe('renderTimelineCsv', () => {
   const events = trickyEvents();
   const csv = renderTimelineCsv(events, BASE);
 
-  it('parses back, with papaparse, to exactly the events, in the spec’s columns', () => {
+  it('parses back, with papaparse, to the events, in the spec’s columns (formulas defused)', () => {
     const parsed = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true });
     expect(parsed.errors).toEqual([]);
     expect(parsed.meta.fields).toEqual([...TIMELINE_CSV_COLUMNS]);
@@ -20,7 +20,7 @@ describe('renderTimelineCsv', () => {
         provider: event.provider,
         kind: event.kind,
         scope: event.scope,
-        summary: event.summary,
+        summary: /^[=+\-@\t\r]/.test(event.summary) ? `'${event.summary}` : event.summary,
         source_url: event.sourceUrl,
         page_url: `${BASE}/${event.provider}#event-${event.id}`,
       })),
@@ -34,6 +34,12 @@ describe('renderTimelineCsv', () => {
     expect(csv).toContain('"They said ""reset soon"" and then: ""done"""');
     expect(csv).toContain('"First line\r\nSecond line\nThird line"');
     expect(csv).toContain(',额度已重置 — naïve café ✅ 🚀,');
+  });
+
+  it('never starts a field with a formula character', () => {
+    expect(csv).toContain(`"'=HYPERLINK(""https://evil.example"",""reset"")"`);
+    const cells = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data.flat();
+    expect(cells.filter((cell) => /^[=+\-@]/.test(cell))).toEqual([]);
   });
 
   it('is a header row alone when there are no events', () => {

@@ -8,7 +8,11 @@ export const TIMELINE_CSV_COLUMNS = ['id', 'date', 'provider', 'kind', 'scope', 
 
 const CRLF = '\r\n';
 
-/** RFC 4180: header first, quoted only where needed, inner quotes doubled, CRLF after every row. */
+/**
+ * RFC 4180: header first, quoted only where needed, inner quotes doubled, CRLF after every row. A field that
+ * a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a
+ * leading apostrophe (papaparse's escapeFormulae, the OWASP advice); docs/security.md says why.
+ */
 export function renderTimelineCsv(events: readonly Event[], baseUrl: string): string {
   const rows = events.map((event) => [
     event.id,
@@ -20,7 +24,7 @@ export function renderTimelineCsv(events: readonly Event[], baseUrl: string): st
     event.sourceUrl,
     eventPageUrl(baseUrl, event),
   ]);
-  return Papa.unparse([[...TIMELINE_CSV_COLUMNS], ...rows], { newline: CRLF }) + CRLF;
+  return Papa.unparse([[...TIMELINE_CSV_COLUMNS], ...rows], { newline: CRLF, escapeFormulae: true }) + CRLF;
 }
 
 export const timelineCsvFileName = (provider: ProviderFilter): string => `${SERVICE_MACHINE_NAME}-timeline-${provider}.csv`;

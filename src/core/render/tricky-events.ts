@@ -10,6 +10,7 @@ export const TRICKY_SUMMARIES = {
   cdataEnd: 'Tricky ]]> end of CDATA',
   script: '<script>alert("x")</script> & <b>bold</b>',
   markdown: '[click](https://evil.example) **bold** # heading | table',
+  formula: '=HYPERLINK("https://evil.example","reset")',
 } as const;
 
 export const trickyEvents = () =>

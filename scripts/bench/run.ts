@@ -1,0 +1,161 @@
+// `npm run bench`: HTTP load against the production build in workerd, growth with synthetic histories, and
+// sizes. Prints Markdown tables (docs/performance.md keeps the latest). Options:
+//   --sizes 1000,10000,100000   synthetic history sizes      --seconds 5   load per endpoint
+//   --connections 16            concurrent connections      --skip-load / --skip-growth
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { boardFromSummaries, deriveBoard } from '../../src/core/board.ts';
+import { buildEdgeDataset, recentEvents, summariesOf } from '../../src/core/dataset.ts';
+import { measureWorkerBundle } from '../lib/bundle-size.ts';
+import { BUILT_WORKER_CONFIG, buildSite, freePort, startServer } from '../lib/local-server.ts';
+import { loadEndpoint, type LoadResult, type LoadTarget } from './http-load.ts';
+import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000,100000' },
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '16' },
+    'skip-load': { type: 'boolean', default: false },
+    'skip-growth': { type: 'boolean', default: false },
+  },
+});
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const kib = (bytes: number) => (bytes / 1024).toFixed(1);
+const table = (header: string[], rows: (string | number)[][]) =>
+  [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+
+/** Serves the current build with MCP's rate limit raised, so the load measures the server, not the limiter. */
+async function serveForLoad(port: number) {
+  const config = JSON.parse(await readFile(BUILT_WORKER_CONFIG, 'utf8')) as { ratelimits: { simple: { limit: number } }[] };
+  for (const limiter of config.ratelimits) limiter.simple.limit = 1_000_000_000;
+  const benchConfig = path.join(path.dirname(BUILT_WORKER_CONFIG), 'wrangler.bench.json');
+  await writeFile(benchConfig, JSON.stringify(config));
+  return startServer({ port, workerConfig: benchConfig });
+}
+
+/** Times a function over many calls after a warm-up: microseconds per call. */
+function microseconds(fn: () => unknown, minimumMs = 300): number {
+  for (let index = 0; index < 50; index += 1) fn();
+  let calls = 0;
+  const start = performance.now();
+  while (performance.now() - start < minimumMs) {
+    for (let index = 0; index < 20; index += 1) fn();
+    calls += 20;
+  }
+  return ((performance.now() - start) * 1000) / calls;
+}
+
+async function loadSection(): Promise<string> {
+  const port = await freePort();
+  await buildSite({ siteUrl: `http://127.0.0.1:${port}` });
+  const server = await serveForLoad(port);
+  const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_status', arguments: {} } });
+  const targets: LoadTarget[] = [
+    { name: 'static asset /favicon.svg (baseline)', path: '/favicon.svg' },
+    { name: 'prerendered /api/timeline', path: '/api/timeline' },
+    { name: 'filtered /api/timeline?provider=provider_b&limit=50', path: '/api/timeline?provider=provider_b&limit=50' },
+    { name: '/api/status', path: '/api/status' },
+    { name: '/index.md', path: '/index.md' },
+    { name: '/api/ics', path: '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00Z' },
+    { name: '/feed.xml', path: '/feed.xml' },
+    { name: 'MCP tools/call get_status', path: '/mcp', method: 'POST', body: mcpBody, headers: { 'content-type': 'application/json' } },
+  ];
+  const results: LoadResult[] = [];
+  try {
+    for (const target of targets) {
+      await loadEndpoint(server.baseUrl, target, 1, connections); // warm-up
+      results.push(await loadEndpoint(server.baseUrl, target, seconds, connections));
+    }
+  } finally {
+    await server.stop();
+  }
+  const baseline = results[0]!.requestsPerSecond;
+  return [
+    `### HTTP load (${seconds} s per endpoint, ${connections} connections, autocannon in a second process)`,
+    '',
+    table(
+      ['endpoint', 'req/s', 'ratio to static', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
+      results.map((result) => [result.name, result.requestsPerSecond.toFixed(0), (result.requestsPerSecond / baseline).toFixed(2), result.p50Ms, result.p99Ms, result.errors, result.non2xx]),
+    ),
+  ].join('\n');
+}
+
+async function sizeSection(): Promise<string> {
+  await buildSite({ siteUrl: 'http://127.0.0.1:4321' });
+  const bundle = measureWorkerBundle(await mkdtemp(path.join(os.tmpdir(), 'departures-board-bundle-')));
+  const port = await freePort();
+  const server = await startServer({ port });
+  const rows: (string | number)[][] = [];
+  try {
+    for (const page of ['/', '/provider_a', '/tracker', '/api']) {
+      const html = await (await fetch(`${server.baseUrl}${page}`)).text();
+      const bytes = { html: gzipSync(html).length, css: 0, js: 0 };
+      for (const [, asset, kind] of html.matchAll(/(?:href|src)="(\/_astro\/[^"]+\.(css|js))"/g)) {
+        bytes[kind as 'css' | 'js'] += gzipSync(Buffer.from(await (await fetch(`${server.baseUrl}${asset}`)).arrayBuffer())).length;
+      }
+      rows.push([page, kib(bytes.html), kib(bytes.css), kib(bytes.js), kib(bytes.html + bytes.css + bytes.js)]);
+    }
+  } finally {
+    await server.stop();
+  }
+  const data = (await stat('dist/client/data/board.json')).size;
+  return [
+    '### Sizes (sample data)',
+    '',
+    `Worker bundle (wrangler deploy --dry-run): ${bundle.rawKiB} KiB raw, ${bundle.gzipKiB} KiB gzip. Edge data set /data/board.json: ${kib(data)} KiB.`,
+    '',
+    table(['page', 'HTML KiB gz', 'CSS KiB gz', 'JS KiB gz', 'total KiB gz'], rows),
+  ].join('\n');
+}
+
+async function growthSection(sizes: number[]): Promise<string> {
+  const rows: (string | number)[][] = [];
+  const now = new Date();
+  for (const size of sizes) {
+    const root = await mkdtemp(path.join(os.tmpdir(), `departures-board-synthetic-${size}-`));
+    await writeSyntheticTree(root, size, now);
+    const port = await freePort();
+    const buildStart = performance.now();
+    await buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir: root });
+    const buildSeconds = (performance.now() - buildStart) / 1000;
+    const boardBytes = (await stat('dist/client/data/board.json')).size;
+    const historyBytes = (await stat('dist/client/data/events.json')).size;
+
+    const server = await startServer({ port });
+    const coldStart = performance.now();
+    const first = await fetch(`${server.baseUrl}/api/status`);
+    const coldMs = performance.now() - coldStart;
+    await first.arrayBuffer();
+    await server.stop();
+
+    const events = syntheticEvents(size, now);
+    const dataset = buildEdgeDataset(events, now);
+    const later = new Date(now.getTime() + 3_600_000);
+    const statusUs = microseconds(() => boardFromSummaries(summariesOf(dataset), later));
+    const timelineUs = microseconds(() => recentEvents(dataset, 'provider_b', 50));
+    const fullUs = microseconds(() => deriveBoard(events, later), 200);
+    rows.push([size.toLocaleString('en'), buildSeconds.toFixed(1), kib(boardBytes), kib(historyBytes), coldMs.toFixed(0), statusUs.toFixed(1), timelineUs.toFixed(2), fullUs.toFixed(0)]);
+    await rm(root, { recursive: true, force: true });
+  }
+  await buildSite({ siteUrl: 'http://127.0.0.1:4321' }); // leave the build of the real content behind
+  return [
+    '### Growth (synthetic histories)',
+    '',
+    table(
+      ['events', 'build s', '/data/board.json KiB', '/data/events.json KiB', 'cold first /api/status ms', 'status derivation µs (edge)', 'filtered timeline µs (edge)', 'status from the whole history µs (for comparison)'],
+      rows,
+    ),
+  ].join('\n');
+}
+
+const cpus = os.cpus();
+console.log(`## Benchmark ${new Date().toISOString()}\n`);
+console.log(`Machine: ${cpus.length} cores (${cpus[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.\n`);
+if (!values['skip-load']) console.log(`${await loadSection()}\n`);
+console.log(`${await sizeSection()}\n`);
+if (!values['skip-growth']) console.log(`${await growthSection(values.sizes.split(',').map(Number))}\n`);

@@ -1,0 +1,94 @@
+import fc from 'fast-check';
+import { describe, expect, inject, it } from 'vitest';
+import { ErrorBodySchema } from '../src/core/schemas.ts';
+import { uniqueClientIp } from './support/client-ip.ts';
+import { hostileMcpBody, hostileQuery, hostileSegment } from './support/hostile-requests.ts';
+
+/**
+ * Hostile requests against the served worker: every answer is one the spec allows, a 400 carries a valid
+ * error body, nothing is a 5xx, and each answers within a second. FUZZ_RUNS sets the count per endpoint
+ * (`npm run fuzz` runs many more).
+ */
+
+const baseUrl = inject('baseUrl');
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 400);
+const CONCURRENCY = 8;
+
+interface Probe {
+  path: string;
+  init?: RequestInit;
+  allowed: number[];
+}
+
+async function check({ path, init, allowed }: Probe): Promise<void> {
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}${path}`, { redirect: 'manual', ...init, signal: AbortSignal.timeout(5_000) });
+  const body = await response.text();
+  const elapsed = performance.now() - started;
+  expect(allowed, `${init?.method ?? 'GET'} ${path.slice(0, 200)} answered ${response.status}`).toContain(response.status);
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  if (response.status === 400 && !path.startsWith('/mcp')) expect(ErrorBodySchema.safeParse(JSON.parse(body)).success, body).toBe(true);
+  expect(elapsed, path.slice(0, 200)).toBeLessThan(1_000);
+}
+
+/** Runs `count` probes drawn from `arbitrary`, a few at a time. */
+async function fuzz(arbitrary: fc.Arbitrary<Probe>, count: number): Promise<number> {
+  const probes = fc.sample(arbitrary, count);
+  for (let start = 0; start < probes.length; start += CONCURRENCY) {
+    await Promise.all(probes.slice(start, start + CONCURRENCY).map(check));
+  }
+  return probes.length;
+}
+
+const QUERY_ENDPOINTS: [string, number[]][] = [
+  ['/api/status', [200, 304]],
+  ['/api/timeline', [200, 304, 400]],
+  ['/api/timeline.csv', [200, 400]],
+  ['/feed.xml', [200, 400]],
+  ['/feed.atom', [200, 400]],
+  ['/feed.json', [200, 400]],
+  ['/calendar.ics', [200, 400]],
+  ['/api/ics', [200, 400]],
+  ['/api/feed', [308, 400]],
+  ['/index.md', [200]],
+  ['/zh/index.md', [200]],
+  ['/tracker', [200]],
+  ['/', [200]],
+];
+
+describe(`HTTP fuzzing (${RUNS} requests per endpoint)`, () => {
+  it.each(QUERY_ENDPOINTS)('%s with hostile query strings', async (path, allowed) => {
+    expect(await fuzz(hostileQuery.map((query) => ({ path: `${path}?${query}`, allowed })), RUNS)).toBe(RUNS);
+  });
+
+  it.each([
+    ['/api/status/', [200, 304, 404]],
+    ['/badge/', [200, 404]],
+    ['/', [200, 404]],
+    ['/zh/', [200, 404]],
+  ])('%s<segment> with hostile provider names', async (prefix, allowed) => {
+    // An empty segment leaves a trailing slash, which the site redirects away (trailingSlash: never).
+    const probes = hostileSegment.map((segment) => ({ path: `${prefix}${segment}`, allowed: segment === '' && prefix === '/zh/' ? [301, 308] : allowed }));
+    expect(await fuzz(probes, RUNS)).toBe(RUNS);
+  });
+
+  it('POST /mcp with hostile bodies and content types', async () => {
+    const probe = fc.tuple(hostileMcpBody, fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded'), fc.boolean()).map(
+      ([body, contentType, sse]): Probe => ({
+        path: '/mcp',
+        init: {
+          method: 'POST',
+          body,
+          headers: { 'Content-Type': contentType, 'CF-Connecting-IP': uniqueClientIp(), ...(sse ? { Accept: 'application/json, text/event-stream' } : {}) },
+        },
+        allowed: [200, 202, 400, 413, 415],
+      }),
+    );
+    expect(await fuzz(probe, RUNS)).toBe(RUNS);
+  });
+
+  it.each(['PUT', 'DELETE', 'PATCH', 'POST'])('%s on the read API is 405, not a 5xx', async (method) => {
+    await check({ path: '/api/timeline', init: { method }, allowed: [405] });
+    await check({ path: '/feed.xml', init: { method }, allowed: [405] });
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, inject, it } from 'vitest';
+
+/** Security headers on every page, nosniff on the API, an embeddable badge, and no cookies anywhere. */
+
+const baseUrl = inject('baseUrl');
+const get = (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, { redirect: 'manual', ...init });
+
+const PAGES = ['/', '/zh', '/provider_a', '/zh/provider_c', '/tracker', '/api', '/about', '/zh/about', '/no-such-page'];
+const API = ['/api/status', '/api/timeline', '/api/timeline?provider=provider_b', '/api/timeline.csv', '/feed.xml', '/feed.json?provider=provider_a', '/index.md', '/openapi.json', '/llms.txt', '/calendar.ics', '/data/board.json', '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00Z'];
+
+describe('HTML pages', () => {
+  it.each(PAGES)('%s carries the page security headers', async (path) => {
+    const response = await get(path);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    const scriptSrc = /script-src ([^;]+)/.exec(csp)?.[1] ?? '';
+    expect(scriptSrc).toBe("'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'none'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('machine-readable responses', () => {
+  it.each(API)('%s is nosniff and sets no cookie', async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('MCP sets no cookie either', async () => {
+    const response = await get('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': '2001:db8:5ec::1' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+});
+
+describe('the badge', () => {
+  it('may be embedded anywhere, and is inert on its own', async () => {
+    const response = await get('/badge/provider_a.svg');
+    expect(response.headers.get('x-frame-options')).toBeNull();
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('pages set no cookies', () => {
+  it.each(PAGES)('%s', async (path) => {
+    expect((await get(path)).headers.get('set-cookie')).toBeNull();
+  });
+});
