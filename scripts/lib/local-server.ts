@@ -20,13 +20,15 @@ const quietToolEnv = { ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'fa
 export interface BuildOptions {
   siteUrl: string;
   eventsDir?: string;
+  /** Another output folder than dist/ (its worker config is then `<outDir>/server/wrangler.json`). */
+  outDir?: string;
   stdio?: StdioOptions;
 }
 
 /** `astro build` with `{base_url}` (and optionally another event tree); rejects with the build's output. */
-export function buildSite({ siteUrl, eventsDir, stdio = 'pipe' }: BuildOptions): Promise<string> {
+export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe' }: BuildOptions): Promise<string> {
   const env = { ...process.env, ...quietToolEnv, SITE_URL: siteUrl, ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}) };
-  const child = spawn(process.execPath, [ASTRO, 'build'], { cwd: projectRoot, env, stdio });
+  const child = spawn(process.execPath, [ASTRO, 'build', ...(outDir ? ['--outDir', outDir] : [])], { cwd: projectRoot, env, stdio });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
