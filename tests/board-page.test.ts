@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { deriveBoard } from '../src/core/board.ts';
-import { PUBLISHED_EVENTS_PATH, PublishedEventsSchema } from '../src/core/dataset.ts';
+import { HistoryIndexSchema, PublishedEventsSchema } from '../src/core/dataset.ts';
 import { compareNewestFirst } from '../src/core/ordering.ts';
 import { STATUS_LABELS } from '../src/core/vocabulary.ts';
 import { checkEventTree } from '../src/node/check-event-tree.ts';
@@ -22,12 +22,19 @@ describe('the production build served in workerd', async () => {
   const { events } = await checkEventTree('content/events');
   const published = events.filter((event) => event.verified).sort(compareNewestFirst);
 
-  it('publishes exactly the verified events, newest first, as its data asset', async () => {
-    const response = await fetch(`${baseUrl}${PUBLISHED_EVENTS_PATH}`);
-    expect(response.status).toBe(200);
-    const dataset = PublishedEventsSchema.parse(await response.json());
-    expect(dataset.events).toEqual(published);
-    expect(dataset.events.some((event) => !event.verified)).toBe(false);
+  it('publishes exactly the verified events as the whole history, one file per provider and year', async () => {
+    const index = HistoryIndexSchema.parse(await (await fetch(`${baseUrl}/data/events/index.json`)).json());
+    const fromFiles = [];
+    for (const file of index.files) {
+      const response = await fetch(`${baseUrl}${file.path}`);
+      expect(response.status).toBe(200);
+      const { events } = PublishedEventsSchema.parse(await response.json());
+      expect(events).toHaveLength(file.events);
+      expect(events.every((event) => event.provider === file.provider && new Date(event.announcedAt).getUTCFullYear() === file.year)).toBe(true);
+      fromFiles.push(...events);
+    }
+    expect(fromFiles.sort(compareNewestFirst)).toEqual(published);
+    expect(fromFiles.some((event) => !event.verified)).toBe(false);
   });
 
   it('shows a populated board on the home page, computed at request time', async () => {

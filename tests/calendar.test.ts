@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, inject, it } from 'vitest';
 import { loadContract } from './support/openapi-contract.ts';
+import { publishedFromContent } from './support/published.ts';
 
 const baseUrl = inject('baseUrl');
 const get = (path: string) => fetch(`${baseUrl}${path}`);
@@ -53,7 +54,7 @@ describe('GET /api/ics', () => {
 
 describe('GET /calendar.ics', () => {
   it('is a subscribable calendar of every announcement and the estimates, prerendered', async () => {
-    const dataset = (await (await get('/data/events.json')).json()) as { events: { id: string }[] };
+    const dataset = await publishedFromContent();
     const response = await get('/calendar.ics');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/calendar; charset=utf-8');

@@ -36,7 +36,7 @@ describe('npm run validate', () => {
 
 describe('the build', () => {
   it('refuses a tree with a bad file, names every bad file, and publishes nothing', async () => {
-    const publishedData = 'dist/client/data/events.json';
+    const publishedData = 'dist/client/data/board.json';
     const before = await stat(publishedData);
     const failure = await buildSite({ siteUrl: 'http://127.0.0.1:1', eventsDir: await badTree() }).then(
       () => new Error('the build succeeded'),

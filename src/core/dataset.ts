@@ -10,11 +10,13 @@ import { PROVIDERS, type Provider } from './vocabulary.ts';
  * What the build hands to the edge. The worker never reads the whole history: it reads one small data set
  * (`/data/board.json`) whose size does not grow with the history: per provider, the summary the board is
  * derived from and the newest events any request can ask for (a timeline holds at most 500). The whole
- * history is published too (`/data/events.json`), for people and for the provider pages' build.
+ * history is published too, for people and scripts, one file per provider and year (`/data/events/…`), so
+ * that no file outgrows the platform's 25 MiB per asset.
  */
 
 export const EDGE_DATASET_PATH = '/data/board.json';
-export const PUBLISHED_EVENTS_PATH = '/data/events.json';
+export const HISTORY_INDEX_PATH = '/data/events/index.json';
+export const historyFilePath = (provider: Provider, year: number) => `/data/events/${provider}/${year}.json`;
 
 /** No answer needs more of one provider's newest events than the longest timeline. */
 export const RECENT_EVENTS_PER_PROVIDER = TIMELINE_LIMIT.max;
@@ -37,6 +39,34 @@ export const EdgeDatasetSchema = z.strictObject({
   providers: z.strictObject(Object.fromEntries(PROVIDERS.map((provider) => [provider, ProviderDataSchema])) as Record<Provider, typeof ProviderDataSchema>),
 });
 export type EdgeDataset = z.infer<typeof EdgeDatasetSchema>;
+
+export const HistoryIndexSchema = z
+  .strictObject({
+    builtAt: UtcTimestampSchema,
+    files: z.array(z.strictObject({ provider: ProviderSchema, year: z.int(), events: z.int().positive(), path: z.string() })),
+  })
+  .meta({ id: 'HistoryIndex' });
+export type HistoryIndex = z.infer<typeof HistoryIndexSchema>;
+
+/** The whole history cut into one file per provider and year (UTC year of `announcedAt`), newest first within. */
+export function historyFiles(published: PublishedEvents): { provider: Provider; year: number; file: PublishedEvents }[] {
+  const groups = new Map<string, { provider: Provider; year: number; events: Event[] }>();
+  for (const event of published.events) {
+    const year = new Date(event.announcedAt).getUTCFullYear();
+    const key = `${event.provider}/${year}`;
+    const group = groups.get(key) ?? { provider: event.provider, year, events: [] };
+    group.events.push(event);
+    groups.set(key, group);
+  }
+  return [...groups.values()].map(({ provider, year, events }) => ({ provider, year, file: { builtAt: published.builtAt, events } }));
+}
+
+export const historyIndex = (published: PublishedEvents): HistoryIndex => ({
+  builtAt: published.builtAt,
+  files: historyFiles(published)
+    .map(({ provider, year, file }) => ({ provider, year, events: file.events.length, path: historyFilePath(provider, year) }))
+    .sort((a, b) => b.year - a.year || (a.provider < b.provider ? -1 : 1)),
+});
 
 export const publishEvents = (events: readonly Event[], builtAt: Date): PublishedEvents => ({
   builtAt: builtAt.toISOString(),

@@ -12,10 +12,18 @@ import type { Provider } from './vocabulary.ts';
  */
 export const providerPagePath = (provider: Provider) => `/data/providers/${provider}.json`;
 
+/**
+ * How much of a long history one page carries: the newest 2,000 events (each with its anchor), the newest
+ * 500 gaps in the chart and the newest 200 checks of the track record (its median still over all of them).
+ * Real histories are far shorter; the limits keep a page, and its data file, bounded (docs/performance.md).
+ */
+export const PAGE_LIMITS = { history: 2_000, gaps: 500, checks: 200 } as const;
+
 export const ProviderPageDataSchema = z.strictObject({
   provider: ProviderSchema,
   builtAt: UtcTimestampSchema,
   history: z.array(EventSchema).describe('newest first'),
+  totalEvents: z.int().nonnegative(),
   gaps: z.array(z.strictObject({ endedAt: UtcTimestampSchema, days: z.number() })),
   trackRecord: z.strictObject({
     checks: z.array(z.strictObject({ reset: EventSchema, estimatedAt: UtcTimestampSchema, errorDays: z.number() })),
@@ -25,10 +33,15 @@ export const ProviderPageDataSchema = z.strictObject({
 export type ProviderPageData = z.infer<typeof ProviderPageDataSchema>;
 
 /** `events`: the published events; the page's facts are as of `builtAt`. */
-export const buildProviderPageData = (provider: Provider, events: readonly Event[], builtAt: Date): ProviderPageData => ({
-  provider,
-  builtAt: builtAt.toISOString(),
-  history: events.filter((event) => event.provider === provider).sort(compareNewestFirst),
-  gaps: resetGapSeries(provider, events, builtAt),
-  trackRecord: estimateTrackRecord(provider, events, builtAt),
-});
+export function buildProviderPageData(provider: Provider, events: readonly Event[], builtAt: Date): ProviderPageData {
+  const history = events.filter((event) => event.provider === provider).sort(compareNewestFirst);
+  const record = estimateTrackRecord(provider, events, builtAt);
+  return {
+    provider,
+    builtAt: builtAt.toISOString(),
+    history: history.slice(0, PAGE_LIMITS.history),
+    totalEvents: history.length,
+    gaps: resetGapSeries(provider, events, builtAt).slice(-PAGE_LIMITS.gaps),
+    trackRecord: { checks: record.checks.slice(-PAGE_LIMITS.checks), medianAbsoluteErrorDays: record.medianAbsoluteErrorDays },
+  };
+}

@@ -12,6 +12,12 @@ import { eventTitle, utcMinute } from './labels.ts';
 
 export const ANNOUNCEMENTS_PRODID = `-//${SERVICE_NAME}//Announcements//EN`;
 
+/**
+ * A subscribed calendar holds the newest 1,000 announcements: calendar apps slow down on huge feeds, and a
+ * static file must stay under the platform's 25 MiB per asset however long the history grows.
+ */
+export const CALENDAR_EVENT_LIMIT = 1_000;
+
 export interface AnnouncementCalendarInput {
   /** Published events, newest first. */
   events: readonly Event[];
@@ -84,7 +90,7 @@ function nothingYetEvent(input: AnnouncementCalendarInput, host: string): IcalCo
 
 export function renderAnnouncementCalendar(input: AnnouncementCalendarInput): string {
   const host = new URL(input.baseUrl).hostname;
-  const selected = input.provider === undefined ? input.events : input.events.filter((event) => event.provider === input.provider);
+  const selected = (input.provider === undefined ? input.events : input.events.filter((event) => event.provider === input.provider)).slice(0, CALENDAR_EVENT_LIMIT);
   const who = input.provider === undefined ? 'three AI coding-tool providers' : PROVIDER_LABELS.en[input.provider];
   const events = [...selected.map((event) => announcementEvent(event, input, host)), ...estimateEvents(input, host)];
   return serializeCalendar({
@@ -95,7 +101,7 @@ export function renderAnnouncementCalendar(input: AnnouncementCalendarInput): st
       { name: 'CALSCALE', value: 'GREGORIAN' },
       { name: 'METHOD', value: 'PUBLISH' },
       { name: 'X-WR-CALNAME', text: input.provider === undefined ? `${SERVICE_NAME}: announcements` : `${SERVICE_NAME}: ${PROVIDER_LABELS.en[input.provider]}` },
-      { name: 'X-WR-CALDESC', text: `Official usage-limit reset announcements of ${who}, each linked to its original post, and the cadence estimate of the next reset (not a vendor schedule).` },
+      { name: 'X-WR-CALDESC', text: `The newest official usage-limit reset announcements of ${who} (up to ${CALENDAR_EVENT_LIMIT.toLocaleString('en')}), each linked to its original post, and the cadence estimate of the next reset (not a vendor schedule).` },
       { name: 'REFRESH-INTERVAL', params: 'VALUE=DURATION', value: 'PT1H' },
       { name: 'X-PUBLISHED-TTL', value: 'PT1H' },
     ],

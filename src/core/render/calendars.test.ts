@@ -123,8 +123,19 @@ describe('renderAnnouncementCalendar', () => {
     const empty = deriveBoard([], NOW);
     const text = renderAnnouncementCalendar({ events: [], board: empty, provider: 'provider_c', baseUrl: BASE });
     const calendar = parse(text);
-    expect(calendar.getFirstPropertyValue('x-wr-caldesc')).toMatch(/Official usage-limit reset announcements of Provider C/);
+    expect(calendar.getFirstPropertyValue('x-wr-caldesc')).toMatch(/official usage-limit reset announcements of Provider C/);
     const [only] = calendar.getAllSubcomponents('vevent');
     expect(only!.getFirstPropertyValue('summary')).toBe('Departures Board: no announcements recorded yet');
+  });
+});
+
+describe('long histories', () => {
+  it('a calendar holds the newest 1,000 announcements', () => {
+    const many = Array.from({ length: 1_200 }, (_, index) => makeEvent({ id: `n${index}`, announcedAt: new Date(NOW.getTime() - (index + 1) * 3_600_000).toISOString() }));
+    const calendar = parse(renderAnnouncementCalendar({ events: many, board: deriveBoard(many, NOW), provider: undefined, baseUrl: BASE }));
+    const uids = calendar.getAllSubcomponents('vevent').map((event) => String(event.getFirstPropertyValue('uid'))).filter((uid) => uid.includes('-event-'));
+    expect(uids).toHaveLength(1_000);
+    expect(uids[0]).toBe('departures-board-event-n0@board.example');
+    expect(uids).not.toContain('departures-board-event-n1000@board.example');
   });
 });
