@@ -11,6 +11,7 @@ import { boardFromSummaries, deriveBoard } from '../../src/core/board.ts';
 import { buildEdgeDataset, recentEvents, summariesOf } from '../../src/core/dataset.ts';
 import { measureWorkerBundle } from '../lib/bundle-size.ts';
 import { BUILT_WORKER_CONFIG, buildSite, freePort, startServer } from '../lib/local-server.ts';
+import { MCP_GET_STATUS_BODY } from '../lib/mixed-load.ts';
 import { loadEndpoint, type LoadResult, type LoadTarget } from './http-load.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
 
@@ -63,7 +64,6 @@ async function loadSection(): Promise<string> {
   const port = await freePort();
   await buildSite({ siteUrl: `http://127.0.0.1:${port}` });
   const server = await serveForLoad(port);
-  const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_status', arguments: {} } });
   const targets: LoadTarget[] = [
     { name: 'static asset /favicon.svg (baseline)', path: '/favicon.svg' },
     { name: 'prerendered /api/timeline', path: '/api/timeline' },
@@ -72,7 +72,7 @@ async function loadSection(): Promise<string> {
     { name: '/index.md', path: '/index.md' },
     { name: '/api/ics', path: '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00Z' },
     { name: '/feed.xml', path: '/feed.xml' },
-    { name: 'MCP tools/call get_status', path: '/mcp', method: 'POST', body: mcpBody, headers: { 'content-type': 'application/json' } },
+    { name: 'MCP tools/call get_status', path: '/mcp', method: 'POST', body: MCP_GET_STATUS_BODY, headers: { 'content-type': 'application/json' } },
   ];
   const results: LoadResult[] = [];
   try {

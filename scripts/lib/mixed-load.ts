@@ -6,7 +6,8 @@ import type { RunningServer } from './local-server.ts';
  * after: the load test of `npm test` (short) and of `npm run load` (a minute or more).
  */
 
-const MCP_BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_status', arguments: {} } });
+/** The MCP call the load and the benchmark send. */
+export const MCP_GET_STATUS_BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_status', arguments: {} } });
 
 export const MIXED_REQUESTS: { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> }[] = [
   { method: 'GET', path: '/api/status' },
@@ -20,7 +21,7 @@ export const MIXED_REQUESTS: { method: 'GET' | 'POST'; path: string; body?: stri
   { method: 'GET', path: '/provider_b' },
   { method: 'GET', path: '/badge/provider_c.svg' },
   // The limiter allows 60 a minute per IP: each MCP call comes from an address of its own (a header only).
-  { method: 'POST', path: '/mcp', body: MCP_BODY, headers: { 'content-type': 'application/json' } },
+  { method: 'POST', path: '/mcp', body: MCP_GET_STATUS_BODY, headers: { 'content-type': 'application/json' } },
 ];
 
 export interface MixedLoadResult {

@@ -2,7 +2,7 @@ import { PROVIDER_LABELS, type Provider } from '../enums.ts';
 import { effectiveMs } from '../ordering.ts';
 import type { Event, StatusResponse } from '../schemas.ts';
 import { eventPageUrl, SERVICE_MACHINE_NAME, SERVICE_NAME } from '../site.ts';
-import { serializeCalendar, utcBasic, type IcalComponent } from './ical/serialize.ts';
+import { publishedCalendar, serializeCalendar, utcBasic, type IcalComponent } from './ical/serialize.ts';
 import { eventTitle, utcMinute } from './labels.ts';
 
 /**
@@ -93,18 +93,19 @@ export function renderAnnouncementCalendar(input: AnnouncementCalendarInput): st
   const selected = (input.provider === undefined ? input.events : input.events.filter((event) => event.provider === input.provider)).slice(0, CALENDAR_EVENT_LIMIT);
   const who = input.provider === undefined ? 'three AI coding-tool providers' : PROVIDER_LABELS.en[input.provider];
   const events = [...selected.map((event) => announcementEvent(event, input, host)), ...estimateEvents(input, host)];
-  return serializeCalendar({
-    name: 'VCALENDAR',
-    properties: [
-      { name: 'VERSION', value: '2.0' },
-      { name: 'PRODID', text: ANNOUNCEMENTS_PRODID },
-      { name: 'CALSCALE', value: 'GREGORIAN' },
-      { name: 'METHOD', value: 'PUBLISH' },
-      { name: 'X-WR-CALNAME', text: input.provider === undefined ? `${SERVICE_NAME}: announcements` : `${SERVICE_NAME}: ${PROVIDER_LABELS.en[input.provider]}` },
-      { name: 'X-WR-CALDESC', text: `The newest official usage-limit reset announcements of ${who} (up to ${CALENDAR_EVENT_LIMIT.toLocaleString('en')}), each linked to its original post, and the cadence estimate of the next reset (not a vendor schedule).` },
-      { name: 'REFRESH-INTERVAL', params: 'VALUE=DURATION', value: 'PT1H' },
-      { name: 'X-PUBLISHED-TTL', value: 'PT1H' },
-    ],
-    components: events.length > 0 ? events : [nothingYetEvent(input, host)],
-  });
+  const name = input.provider === undefined ? `${SERVICE_NAME}: announcements` : `${SERVICE_NAME}: ${PROVIDER_LABELS.en[input.provider]}`;
+  const description = `The newest official usage-limit reset announcements of ${who} (up to ${CALENDAR_EVENT_LIMIT.toLocaleString('en')}), each linked to its original post, and the cadence estimate of the next reset (not a vendor schedule).`;
+  return serializeCalendar(
+    publishedCalendar(
+      ANNOUNCEMENTS_PRODID,
+      name,
+      [
+        { name: 'X-WR-CALDESC', text: description },
+        // Calendar apps that honour these refresh a subscription hourly.
+        { name: 'REFRESH-INTERVAL', params: 'VALUE=DURATION', value: 'PT1H' },
+        { name: 'X-PUBLISHED-TTL', value: 'PT1H' },
+      ],
+      events.length > 0 ? events : [nothingYetEvent(input, host)],
+    ),
+  );
 }

@@ -1,7 +1,7 @@
 import type { IcsQuery } from '../api/query.ts';
 import { PROVIDER_LABELS, type Locale, type Provider } from '../enums.ts';
 import { SERVICE_MACHINE_NAME, SERVICE_NAME } from '../site.ts';
-import { serializeCalendar, utcBasic, type IcalComponent } from './ical/serialize.ts';
+import { publishedCalendar, serializeCalendar, utcBasic, type IcalComponent } from './ical/serialize.ts';
 
 /** The window tracker's calendar (spec 4.5): one reminder per usage window the caller names. */
 
@@ -93,15 +93,5 @@ export function renderWindowCalendar({ query, baseUrl, now }: WindowCalendarInpu
     ],
   }));
 
-  return serializeCalendar({
-    name: 'VCALENDAR',
-    properties: [
-      { name: 'VERSION', value: '2.0' },
-      { name: 'PRODID', text: WINDOW_TRACKER_PRODID },
-      { name: 'CALSCALE', value: 'GREGORIAN' },
-      { name: 'METHOD', value: 'PUBLISH' },
-      { name: 'X-WR-CALNAME', text: text.calendarName(provider) },
-    ],
-    components: events,
-  });
+  return serializeCalendar(publishedCalendar(WINDOW_TRACKER_PRODID, text.calendarName(provider), [], events));
 }

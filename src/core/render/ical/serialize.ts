@@ -65,3 +65,17 @@ function componentLines(component: IcalComponent): string[] {
 }
 
 export const serializeCalendar = (calendar: IcalComponent): string => componentLines(calendar).join(CRLF) + CRLF;
+
+/** A published calendar: the header every one of ours carries (RFC 5545 3.6 and 3.7), then its events. */
+export const publishedCalendar = (prodId: string, name: string, extra: IcalProperty[], events: IcalComponent[]): IcalComponent => ({
+  name: 'VCALENDAR',
+  properties: [
+    { name: 'VERSION', value: '2.0' },
+    { name: 'PRODID', text: prodId },
+    { name: 'CALSCALE', value: 'GREGORIAN' },
+    { name: 'METHOD', value: 'PUBLISH' },
+    { name: 'X-WR-CALNAME', text: name },
+    ...extra,
+  ],
+  components: events,
+});
