@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROVIDERS } from '../enums.ts';
 import { FEED_FORMATS } from '../render/feeds.ts';
+import '../dataset.ts';
 import '../schemas.ts';
 import { API_VERSION, SERVICE_NAME } from '../site.ts';
 import { FeedQuerySchema, IcsQuerySchema, TimelineCsvQuerySchema, TimelineQuerySchema } from './query.ts';
@@ -199,6 +200,56 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
       '/zh/index.md': { get: { summary: 'The board as Markdown (Chinese)', responses: { '200': textResponse('regenerated per request', 'text/markdown'), '500': internalError } } },
       '/llms.txt': { get: { summary: 'Where language models find the Markdown mirrors, this document and MCP', responses: { '200': textResponse('plain text', 'text/plain') } } },
       '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1.0', headers: cors, content: { 'application/json': { schema: { type: 'object' } } } } } } },
+      '/calendar.ics': {
+        get: {
+          summary: 'The newest 1,000 announcements and each provider’s estimate, to subscribe to',
+          parameters: queryParameters(FeedQuerySchema),
+          responses: { '200': textResponse('RFC 5545', 'text/calendar'), '400': invalidQuery, '500': internalError },
+        },
+      },
+      '/calendar/{provider}.ics': {
+        get: {
+          summary: 'One provider’s subscribable calendar',
+          parameters: [{ name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } }],
+          responses: { '200': textResponse('RFC 5545', 'text/calendar') },
+        },
+      },
+      '/badge/{provider}.svg': {
+        get: {
+          summary: 'An embeddable status badge',
+          parameters: [{ name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } }],
+          responses: { '200': textResponse('SVG image', 'image/svg+xml'), '404': errorResponse('unknown provider: `invalid_provider`') },
+        },
+      },
+      '/badge/{provider}.json': {
+        get: {
+          summary: 'The status badge as a shields.io endpoint',
+          parameters: [{ name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } }],
+          responses: {
+            '200': { description: 'shields.io endpoint schema', headers: cached, content: { 'application/json': { schema: { type: 'object' } } } },
+            '404': errorResponse('unknown provider: `invalid_provider`'),
+          },
+        },
+      },
+      '/data/events/index.json': {
+        get: {
+          summary: 'The whole history: one file per provider and year, listed',
+          responses: { '200': { description: 'the files', headers: cors, content: { 'application/json': { schema: ref('HistoryIndex') } } } },
+        },
+      },
+      '/data/events/{provider}/{year}.json': {
+        get: {
+          summary: 'One provider’s published events of one year, newest first',
+          parameters: [
+            { name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } },
+            { name: 'year', in: 'path', required: true, schema: { type: 'integer' } },
+          ],
+          responses: { '200': { description: 'the events', headers: cors, content: { 'application/json': { schema: ref('PublishedEvents') } } } },
+        },
+      },
+      '/.well-known/mcp.json': {
+        get: { summary: 'The MCP server card', responses: { '200': { description: 'server card', headers: cors, content: { 'application/json': { schema: { type: 'object' } } } } } },
+      },
       '/mcp': mcpOperation('MCP server (JSON-RPC 2.0 over HTTP POST)'),
       '/api/mcp': mcpOperation('Alias of /mcp'),
     },
