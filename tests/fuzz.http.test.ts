@@ -67,8 +67,13 @@ describe(`HTTP fuzzing (${RUNS} requests per endpoint)`, () => {
     ['/', [200, 404]],
     ['/zh/', [200, 404]],
   ])('%s<segment> with hostile provider names', async (prefix, allowed) => {
-    // An empty segment leaves a trailing slash, which the site redirects away (trailingSlash: never).
-    const probes = hostileSegment.map((segment) => ({ path: `${prefix}${segment}`, allowed: segment === '' && prefix === '/zh/' ? [301, 308] : allowed }));
+    // A segment that leaves a trailing slash once the URL is normalized ('', '.') is redirected away on the
+    // site's pages (trailingSlash: never); the API answers it like any unknown name.
+    const endsInSlash = (path: string) => new URL(path, baseUrl).pathname.endsWith('/') && new URL(path, baseUrl).pathname !== '/';
+    const probes = hostileSegment.map((segment) => {
+      const path = `${prefix}${segment}`;
+      return { path, allowed: endsInSlash(path) && prefix === '/zh/' ? [301, 308] : allowed };
+    });
     expect(await fuzz(probes, RUNS)).toBe(RUNS);
   });
 
