@@ -3,9 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { deriveBoard, deriveProviderStatus, statusFromSummary } from './board.ts';
 import { summarizeProvider } from './history.ts';
 import { EVENT_KINDS, PROVIDERS } from './enums.ts';
-import { MS_PER_DAY } from './ordering.ts';
-
-const MS_PER_HOUR = 3_600_000;
+import { MS_PER_DAY, MS_PER_HOUR } from './ordering.ts';
 import { StatusResponseSchema, type Event } from './schemas.ts';
 import { makeEvent } from './test-events.ts';
 
