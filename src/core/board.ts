@@ -1,7 +1,7 @@
 import { cadenceEstimate, gapsBetween, MEDIAN_BASIS_RESETS, msToDays } from './cadence.ts';
 import { PROVIDERS, type Provider } from './enums.ts';
-import { summarizeProvider, type ProviderSummary } from './history.ts';
-import { compareByEffectiveTime, effectiveMs, eventsKnownAt, MS_PER_DAY, toIsoTimestamp } from './ordering.ts';
+import { resetsInEffect, summarizeProvider, type ProviderSummary } from './history.ts';
+import { effectiveMs, MS_PER_DAY, toIsoTimestamp } from './ordering.ts';
 import type { Event, NextEstimate, ProviderStatus, StatusResponse } from './schemas.ts';
 import { deriveStatusWord } from './status-word.ts';
 
@@ -116,12 +116,6 @@ export interface ResetGap {
   endedAt: string;
   days: number;
 }
-
-/** The resets in effect at `now`, oldest first by effective time. */
-export const resetsInEffect = (provider: Provider, events: readonly Event[], now: Date): Event[] =>
-  eventsKnownAt(events, now)
-    .filter((event) => event.provider === provider && event.kind === 'reset' && effectiveMs(event) <= now.getTime())
-    .sort(compareByEffectiveTime);
 
 /** The gaps between consecutive resets, oldest first: the series the cadence is measured on. */
 export function resetGapSeries(provider: Provider, events: readonly Event[], now: Date): ResetGap[] {

@@ -21,12 +21,6 @@ export function median(values: readonly number[]): number | null {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-export const mean = (values: readonly number[]): number | null =>
-  values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
-
-export const maximum = (values: readonly number[]): number | null =>
-  values.length === 0 ? null : Math.max(...values);
-
 export const msToDays = (ms: number | null): number | null => (ms === null ? null : ms / MS_PER_DAY);
 
 export function hourHistogramUtc(timesMs: readonly number[]): number[] {

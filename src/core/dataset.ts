@@ -92,7 +92,7 @@ export const summariesOf = (dataset: EdgeDataset) =>
 
 /** The newest `limit` events of one provider or of all three (a merge of the per-provider lists). */
 export function recentEvents(dataset: EdgeDataset, provider: ProviderFilter, limit: number): Event[] {
-  if (provider !== 'all') return dataset.providers[ProviderSchema.parse(provider)].recent.slice(0, limit);
+  if (provider !== 'all') return dataset.providers[provider].recent.slice(0, limit);
   const lists = PROVIDERS.map((name) => dataset.providers[name].recent);
   const positions = lists.map(() => 0);
   const merged: Event[] = [];

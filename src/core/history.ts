@@ -29,13 +29,19 @@ export const ProviderSummarySchema = z.strictObject({
 });
 export type ProviderSummary = z.infer<typeof ProviderSummarySchema>;
 
+/** The provider's resets in effect at `now` (known, published, their time come), oldest first by effective time. */
+export const resetsInEffect = (provider: Provider, events: readonly Event[], now: Date): Event[] =>
+  eventsKnownAt(events, now)
+    .filter((event) => event.provider === provider && event.kind === 'reset' && effectiveMs(event) <= now.getTime())
+    .sort(compareByEffectiveTime);
+
 export function summarizeProvider(provider: Provider, events: readonly Event[], asOf: Date): ProviderSummary {
   const asOfMs = asOf.getTime();
   const newestFirst = eventsKnownAt(events, asOf)
     .filter((event) => event.provider === provider)
     .sort(compareNewestFirst);
   const resets = newestFirst.filter((event) => event.kind === 'reset');
-  const inEffect = resets.filter((reset) => effectiveMs(reset) <= asOfMs).sort(compareByEffectiveTime);
+  const inEffect = resetsInEffect(provider, events, asOf);
   const gapsMs = gapsBetween(inEffect.map(effectiveMs));
   return {
     provider,
@@ -49,7 +55,8 @@ export function summarizeProvider(provider: Provider, events: readonly Event[], 
     recentResets: inEffect.slice(-MEDIAN_BASIS_RESETS),
     gapCount: gapsMs.length,
     gapSumMs: gapsMs.reduce((sum, gap) => sum + gap, 0),
-    longestGapMs: gapsMs.length === 0 ? null : Math.max(...gapsMs),
+    // A reduce, not Math.max(...gaps): a long history must not overflow the call's argument list.
+    longestGapMs: gapsMs.length === 0 ? null : gapsMs.reduce((longest, gap) => Math.max(longest, gap)),
     pendingResets: resets.filter((reset) => effectiveMs(reset) > asOfMs).sort(compareByEffectiveTime),
   };
 }

@@ -1,6 +1,6 @@
-import { resetsInEffect } from './board.ts';
 import { cadenceEstimate, median, MEDIAN_BASIS_RESETS } from './cadence.ts';
 import type { Provider } from './enums.ts';
+import { resetsInEffect } from './history.ts';
 import { effectiveMs, MS_PER_DAY, toIsoTimestamp } from './ordering.ts';
 import type { Event } from './schemas.ts';
 
