@@ -1,8 +1,7 @@
 import { FeedQuerySchema, IcsQuerySchema, parseQuery } from '../../src/core/api/query.ts';
 import { renderWindowCalendar, windowCalendarFileName } from '../../src/core/render/window-calendar.ts';
 import type { EdgeContext } from '../context.ts';
-import { withHeaders } from '../http/conditional.ts';
-import { CACHE, CONTENT_TYPE, invalidQuery, textResponse } from '../http/responses.ts';
+import { CACHE, CONTENT_TYPE, invalidQuery, textResponse, withHeaders } from '../http/responses.ts';
 import { BASE_URL } from '../site.ts';
 
 /** GET /api/ics (spec 4.5): a calendar of the caller's own windows, built from the query, stored nowhere. */

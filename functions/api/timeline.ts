@@ -3,8 +3,8 @@ import { buildTimelineResponse, type TimelineSelection } from '../../src/core/ap
 import { recentEvents } from '../../src/core/dataset.ts';
 import { renderTimelineCsv, timelineCsvFileName } from '../../src/core/render/timeline-csv.ts';
 import type { EdgeContext } from '../context.ts';
-import { conditionalJson, withHeaders } from '../http/conditional.ts';
-import { CACHE, CONTENT_TYPE, invalidQuery, textResponse } from '../http/responses.ts';
+import { conditionalJson } from '../http/conditional.ts';
+import { CACHE, CONTENT_TYPE, invalidQuery, textResponse, withHeaders } from '../http/responses.ts';
 import { BASE_URL } from '../site.ts';
 
 /** The unfiltered default is a prerendered file; any other selection is computed here. */

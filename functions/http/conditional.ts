@@ -8,10 +8,3 @@ export async function conditionalJson(request: Request, body: unknown, cacheCont
   if (ifNoneMatchHits(request.headers.get('If-None-Match'), etag)) return new Response(null, { status: 304, headers });
   return jsonResponse(body, { headers });
 }
-
-/** A prerendered file answered with this route's headers (the asset store knows no Content-Type for it). */
-export function withHeaders(response: Response, headers: Record<string, string>): Response {
-  const copy = new Response(response.body, response);
-  for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
-  return copy;
-}

@@ -1,3 +1,4 @@
+import { withHeaders } from './responses.ts';
 import { PAGE_SECURITY_HEADERS } from './security-headers.ts';
 
 /** CORS: every response may be read from any origin (spec section 1); preflight per spec section 4. */
@@ -25,12 +26,12 @@ export const preflightResponse = (): Response =>
  * anything but its declared type, and the page policy on HTML. Copies the response (its headers may be immutable).
  */
 export function withCommonHeaders(response: Response): Response {
-  const copy = new Response(response.body, response);
-  copy.headers.set('Access-Control-Allow-Origin', '*');
-  copy.headers.set('X-Content-Type-Options', 'nosniff');
-  if (copy.headers.get('Content-Type')?.startsWith('text/html')) {
-    for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) copy.headers.set(name, value);
-  }
+  const isPage = response.headers.get('Content-Type')?.startsWith('text/html') ?? false;
+  const copy = withHeaders(response, {
+    'Access-Control-Allow-Origin': '*',
+    'X-Content-Type-Options': 'nosniff',
+    ...(isPage ? PAGE_SECURITY_HEADERS : {}),
+  });
   // Nothing here keeps state about a visitor: no response sets a cookie.
   copy.headers.delete('Set-Cookie');
   return copy;

@@ -26,6 +26,16 @@ export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(body), { ...init, headers });
 }
 
+/**
+ * The response with `headers` set, as a copy (a fetched response's headers are immutable): a prerendered file
+ * answered with its route's headers, or any response leaving the worker with the common ones.
+ */
+export function withHeaders(response: Response, headers: Readonly<Record<string, string>>): Response {
+  const copy = new Response(response.body, response);
+  for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
+  return copy;
+}
+
 export const textResponse = (body: string, contentType: string, cacheControl: string, extra: HeadersInit = {}): Response =>
   new Response(body, { headers: { 'Content-Type': contentType, 'Cache-Control': cacheControl, ...extra } });
 
