@@ -4,7 +4,7 @@ import { handleFeed, redirectToFeed } from './api/feeds.ts';
 import { handleMarkdown } from './api/markdown.ts';
 import { handleProviderStatus, handleStatus } from './api/status.ts';
 import { handleTimeline, handleTimelineCsv } from './api/timeline.ts';
-import type { EdgeContext } from './context.ts';
+import type { EdgeContext } from '../src/server/context.ts';
 
 /** The paths the edge answers itself, before Astro; every one is a GET (HEAD and OPTIONS follow from it). */
 type Handler = (context: EdgeContext) => Promise<Response> | Response;

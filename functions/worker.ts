@@ -1,8 +1,8 @@
 import { handle } from '@astrojs/cloudflare/handler';
-import { createContext } from './context.ts';
-import { DataSourceUnavailable } from './data-source.ts';
-import { PREFLIGHT_PATHS, preflightResponse, withCommonHeaders } from './http/cors.ts';
-import { internalError } from './http/responses.ts';
+import { createContext } from '../src/server/context.ts';
+import { DataSourceUnavailable } from '../src/server/data-source.ts';
+import { PREFLIGHT_PATHS, preflightResponse, withCommonHeaders } from '../src/server/http/cors.ts';
+import { internalError } from '../src/server/http/responses.ts';
 import { handleMcp } from './mcp/handler.ts';
 import { findRoute } from './router.ts';
 import { MCP_PATHS } from '../src/core/mcp/catalogue.ts';

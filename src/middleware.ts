@@ -1,5 +1,5 @@
 import { defineMiddleware } from 'astro:middleware';
-import { DataSourceUnavailable } from '../functions/data-source.ts';
+import { DataSourceUnavailable } from './server/data-source.ts';
 
 /** A page whose data cannot be read shows the friendly "unavailable" page (503), never a stack trace. */
 export const onRequest = defineMiddleware(async (context, next) => {

@@ -1,9 +1,9 @@
 import { statusFromSummary } from '../../src/core/board.ts';
 import { ProviderSchema } from '../../src/core/enums.ts';
 import { badgeContent, renderBadgeSvg, renderShieldsEndpoint } from '../../src/core/render/badge.ts';
-import type { EdgeContext } from '../context.ts';
-import { CACHE, invalidProvider, jsonResponse, textResponse } from '../http/responses.ts';
-import { BADGE_SECURITY_HEADERS } from '../http/security-headers.ts';
+import type { EdgeContext } from '../../src/server/context.ts';
+import { CACHE, invalidProvider, jsonResponse, textResponse } from '../../src/server/http/responses.ts';
+import { BADGE_SECURITY_HEADERS } from '../../src/server/http/security-headers.ts';
 
 const BADGE_PATH = /^([^/.]+)\.(svg|json)$/;
 

@@ -1,8 +1,8 @@
 import { FeedQuerySchema, IcsQuerySchema, parseQuery } from '../../src/core/api/query.ts';
 import { renderWindowCalendar, windowCalendarFileName } from '../../src/core/render/window-calendar.ts';
-import type { EdgeContext } from '../context.ts';
-import { CACHE, CONTENT_TYPE, invalidQuery, textResponse, withHeaders } from '../http/responses.ts';
-import { BASE_URL } from '../site.ts';
+import type { EdgeContext } from '../../src/server/context.ts';
+import { CACHE, CONTENT_TYPE, invalidQuery, textResponse, withHeaders } from '../../src/server/http/responses.ts';
+import { BASE_URL } from '../../src/server/base-url.ts';
 
 /** GET /api/ics (spec 4.5): a calendar of the caller's own windows, built from the query, stored nowhere. */
 export function handleWindowCalendar(context: EdgeContext): Response {

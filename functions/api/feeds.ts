@@ -1,9 +1,9 @@
 import { FeedQuerySchema, parseQuery } from '../../src/core/api/query.ts';
 import { recentEvents } from '../../src/core/dataset.ts';
 import { FEED_FORMATS, FEED_ITEM_LIMIT, FEED_RENDERERS, type FeedFormat } from '../../src/core/render/feeds.ts';
-import type { EdgeContext } from '../context.ts';
-import { CACHE, invalidQuery, textResponse, withHeaders } from '../http/responses.ts';
-import { BASE_URL } from '../site.ts';
+import type { EdgeContext } from '../../src/server/context.ts';
+import { CACHE, invalidQuery, textResponse, withHeaders } from '../../src/server/http/responses.ts';
+import { BASE_URL } from '../../src/server/base-url.ts';
 
 /** GET /feed.xml (spec 4.4), /feed.atom and /feed.json: all three providers prerendered, one at the edge. */
 export async function handleFeed(context: EdgeContext, format: FeedFormat): Promise<Response> {

@@ -2,9 +2,9 @@ import { boardFromSummaries } from '../../src/core/board.ts';
 import { recentEvents, summariesOf } from '../../src/core/dataset.ts';
 import type { Locale } from '../../src/core/enums.ts';
 import { MARKDOWN_LATEST_COUNT, renderBoardMarkdown } from '../../src/core/render/markdown.ts';
-import type { EdgeContext } from '../context.ts';
-import { CACHE, CONTENT_TYPE, textResponse } from '../http/responses.ts';
-import { BASE_URL } from '../site.ts';
+import type { EdgeContext } from '../../src/server/context.ts';
+import { CACHE, CONTENT_TYPE, textResponse } from '../../src/server/http/responses.ts';
+import { BASE_URL } from '../../src/server/base-url.ts';
 
 /** GET /index.md and /zh/index.md (spec 4.6): regenerated on every request. */
 export async function handleMarkdown(context: EdgeContext, locale: Locale): Promise<Response> {

@@ -1,9 +1,9 @@
 import { boardFromSummaries, statusFromSummary } from '../../src/core/board.ts';
 import { summariesOf } from '../../src/core/dataset.ts';
 import { ProviderSchema } from '../../src/core/enums.ts';
-import type { EdgeContext } from '../context.ts';
-import { conditionalJson } from '../http/conditional.ts';
-import { CACHE, invalidProvider } from '../http/responses.ts';
+import type { EdgeContext } from '../../src/server/context.ts';
+import { conditionalJson } from '../../src/server/http/conditional.ts';
+import { CACHE, invalidProvider } from '../../src/server/http/responses.ts';
 
 /** GET /api/status (spec 4.1): the board at request time, from the build's per-provider summaries. */
 export async function handleStatus(context: EdgeContext): Promise<Response> {

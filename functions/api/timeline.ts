@@ -2,10 +2,10 @@ import { parseQuery, TIMELINE_LIMIT, TimelineCsvQuerySchema, TimelineQuerySchema
 import { buildTimelineResponse, type TimelineSelection } from '../../src/core/api/timeline.ts';
 import { recentEvents } from '../../src/core/dataset.ts';
 import { renderTimelineCsv, timelineCsvFileName } from '../../src/core/render/timeline-csv.ts';
-import type { EdgeContext } from '../context.ts';
-import { conditionalJson } from '../http/conditional.ts';
-import { CACHE, CONTENT_TYPE, invalidQuery, textResponse, withHeaders } from '../http/responses.ts';
-import { BASE_URL } from '../site.ts';
+import type { EdgeContext } from '../../src/server/context.ts';
+import { conditionalJson } from '../../src/server/http/conditional.ts';
+import { CACHE, CONTENT_TYPE, invalidQuery, textResponse, withHeaders } from '../../src/server/http/responses.ts';
+import { BASE_URL } from '../../src/server/base-url.ts';
 
 /** The unfiltered default is a prerendered file; any other selection is computed here. */
 const isPrerendered = ({ provider, limit }: TimelineSelection) => provider === 'all' && limit === TIMELINE_LIMIT.default;

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { EdgeContext } from '../context.ts';
+import type { EdgeContext } from '../../src/server/context.ts';
 import { handleMcp } from './handler.ts';
 
 /** The rate limiter failing must not take MCP down: the request goes through, and the failure is logged. */

@@ -1,5 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { EdgeContext } from '../context.ts';
+import type { EdgeContext } from '../../src/server/context.ts';
 import { createBoardMcpServer } from './server.ts';
 
 /**

@@ -16,8 +16,8 @@ import {
 import { MARKDOWN_LATEST_COUNT, renderBoardMarkdown } from '../../src/core/render/markdown.ts';
 import { eventPageUrl } from '../../src/core/site.ts';
 import { PROVIDER_LABELS } from '../../src/core/vocabulary.ts';
-import type { EdgeContext } from '../context.ts';
-import { BASE_URL } from '../site.ts';
+import type { EdgeContext } from '../../src/server/context.ts';
+import { BASE_URL } from '../../src/server/base-url.ts';
 
 /** A tool result as the spec wants it: the JSON as a text block, and the same object as structuredContent. */
 const toolResult = <T extends object>(value: T) => ({

@@ -1,5 +1,5 @@
 import { FEED_RENDERERS, type FeedFormat } from '../core/render/feeds.ts';
-import { BASE_URL } from '../../functions/site.ts';
+import { BASE_URL } from '../server/base-url.ts';
 import { buildTimeEvents } from './dataset.ts';
 
 /** A prerendered feed of all three providers, rendered as the edge renders a filtered one. */

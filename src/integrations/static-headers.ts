@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { PAGE_SECURITY_HEADERS } from '../../functions/http/security-headers.ts';
+import { PAGE_SECURITY_HEADERS } from '../server/http/security-headers.ts';
 
 /**
  * Writes the `_headers` rules for the files the platform serves without the worker (the adapter writes the

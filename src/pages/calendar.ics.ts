@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { deriveBoard } from '../core/board.ts';
 import { renderAnnouncementCalendar } from '../core/render/announcement-calendar.ts';
 import { buildTimeEvents } from '../build/dataset.ts';
-import { BASE_URL } from '../../functions/site.ts';
+import { BASE_URL } from '../server/base-url.ts';
 
 export const prerender = true;
 

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { TIMELINE_LIMIT } from '../../core/api/query.ts';
 import { renderTimelineCsv } from '../../core/render/timeline-csv.ts';
 import { buildTimeEvents } from '../../build/dataset.ts';
-import { BASE_URL } from '../../../functions/site.ts';
+import { BASE_URL } from '../../server/base-url.ts';
 
 export const prerender = true;
 

@@ -1,5 +1,5 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { BASE_URL } from '../../../functions/site.ts';
+import { BASE_URL } from '../../server/base-url.ts';
 import { deriveBoard } from '../../core/board.ts';
 import { renderAnnouncementCalendar } from '../../core/render/announcement-calendar.ts';
 import { PROVIDERS, type Provider } from '../../core/vocabulary.ts';

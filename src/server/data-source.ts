@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { EDGE_DATASET_PATH, EdgeDatasetSchema, type EdgeDataset } from '../src/core/dataset.ts';
-import { ProviderPageDataSchema, providerPagePath, type ProviderPageData } from '../src/core/provider-page.ts';
-import type { Provider } from '../src/core/vocabulary.ts';
+import { EDGE_DATASET_PATH, EdgeDatasetSchema, type EdgeDataset } from '../core/dataset.ts';
+import { ProviderPageDataSchema, providerPagePath, type ProviderPageData } from '../core/provider-page.ts';
+import type { Provider } from '../core/vocabulary.ts';
 
 /** The build's data could not be read: every output that needs it answers `internal_error`. */
 export class DataSourceUnavailable extends Error {

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
-import type { EdgeDataset } from '../src/core/dataset.ts';
-import type { ProviderPageData } from '../src/core/provider-page.ts';
-import type { Provider } from '../src/core/vocabulary.ts';
+import type { EdgeDataset } from '../core/dataset.ts';
+import type { ProviderPageData } from '../core/provider-page.ts';
+import type { Provider } from '../core/vocabulary.ts';
 import { loadEdgeDataset, loadProviderPage } from './data-source.ts';
 
 /** The data of on-demand Astro pages: the same files, loaded the same way, as the API's. */

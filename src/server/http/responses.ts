@@ -1,5 +1,5 @@
-import type { QueryIssue } from '../../src/core/api/query.ts';
-import type { ErrorBody } from '../../src/core/schemas.ts';
+import type { QueryIssue } from '../../core/api/query.ts';
+import type { ErrorBody } from '../../core/schemas.ts';
 
 /** Response helpers and the caching policy of spec section 8, in one place. */
 

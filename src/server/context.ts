@@ -1,4 +1,4 @@
-import type { EdgeDataset } from '../src/core/dataset.ts';
+import type { EdgeDataset } from '../core/dataset.ts';
 import { DataSourceUnavailable, loadEdgeDataset } from './data-source.ts';
 
 /** What a handler may know of its request: the request, the clock, the data set and the static assets. */
