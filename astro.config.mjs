@@ -1,10 +1,14 @@
 // @ts-check
 import cloudflare from '@astrojs/cloudflare';
 import { defineConfig } from 'astro/config';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { staticHeaders } from './src/integrations/static-headers.ts';
 import { validatedEvents } from './src/integrations/validated-events.ts';
 import { siteUrl } from './src/node/site-url.ts';
+
+// One id per build, shared by the pages that write the edge's data files and the worker that reads them.
+const buildId = process.env.BUILD_ID ?? `${new Date().toISOString()}-${randomUUID().slice(0, 8)}`;
 
 export default defineConfig({
   site: siteUrl(),
@@ -16,6 +20,7 @@ export default defineConfig({
   session: false,
   adapter: cloudflare({ imageService: 'passthrough' }),
   vite: {
+    define: { 'import.meta.env.BUILD_ID': JSON.stringify(buildId) },
     // Scripts as files too: Astro inlines small ones otherwise.
     build: { assetsInlineLimit: 0 },
     // The MCP SDK's default Ajv validator is never used on Workers (see functions/mcp/without-ajv.ts).

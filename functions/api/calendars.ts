@@ -1,14 +1,16 @@
 import { FeedQuerySchema, IcsQuerySchema, parseQuery } from '../../src/core/api/query.ts';
 import { renderWindowCalendar, windowCalendarFileName } from '../../src/core/render/window-calendar.ts';
-import type { EdgeContext } from '../../src/server/context.ts';
-import { CACHE, CONTENT_TYPE, invalidQuery, textResponse, withHeaders } from '../../src/server/http/responses.ts';
+import { providerCalendarPath } from '../../src/core/prerendered.ts';
+import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
+import type { EdgeContext } from '../../src/server/context.ts';
+import { invalidQuery, textResponse, withHeaders } from '../../src/server/http/responses.ts';
 
 /** GET /api/ics (spec 4.5): a calendar of the caller's own windows, built from the query, stored nowhere. */
 export function handleWindowCalendar(context: EdgeContext): Response {
   const query = parseQuery(IcsQuerySchema, context.url.searchParams);
   if (!query.ok) return invalidQuery(query.issues);
-  return textResponse(renderWindowCalendar({ query: query.value, baseUrl: BASE_URL, now: context.now }), CONTENT_TYPE.calendar, CACHE.noStore, {
+  return textResponse(renderWindowCalendar({ query: query.value, baseUrl: BASE_URL, now: context.now }), CONTENT_TYPES.calendar, {
     'Content-Disposition': `attachment; filename=${windowCalendarFileName(query.value.provider)}`,
   });
 }
@@ -20,6 +22,6 @@ export function handleWindowCalendar(context: EdgeContext): Response {
 export async function handleAnnouncementCalendar(context: EdgeContext): Promise<Response> {
   const query = parseQuery(FeedQuerySchema, context.url.searchParams);
   if (!query.ok) return invalidQuery(query.issues);
-  const file = query.value.provider === undefined ? '/calendar.ics' : `/calendar/${query.value.provider}.ics`;
-  return withHeaders(await context.asset(file), { 'Content-Type': CONTENT_TYPE.calendar, 'Cache-Control': CACHE.calendar });
+  const file = query.value.provider === undefined ? '/calendar.ics' : providerCalendarPath(query.value.provider);
+  return withHeaders(await context.asset(file), { 'Content-Type': CONTENT_TYPES.calendar });
 }

@@ -2,14 +2,15 @@ import { boardFromSummaries } from '../../src/core/board.ts';
 import { recentEvents, summariesOf } from '../../src/core/dataset.ts';
 import type { Locale } from '../../src/core/enums.ts';
 import { MARKDOWN_LATEST_COUNT, renderBoardMarkdown } from '../../src/core/render/markdown.ts';
-import type { EdgeContext } from '../../src/server/context.ts';
-import { CACHE, CONTENT_TYPE, textResponse } from '../../src/server/http/responses.ts';
+import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
+import type { EdgeContext } from '../../src/server/context.ts';
+import { textResponse } from '../../src/server/http/responses.ts';
 
 /** GET /index.md and /zh/index.md (spec 4.6): regenerated on every request. */
 export async function handleMarkdown(context: EdgeContext, locale: Locale): Promise<Response> {
   const dataset = await context.dataset();
   const board = boardFromSummaries(summariesOf(dataset), context.now);
   const events = recentEvents(dataset, 'all', MARKDOWN_LATEST_COUNT);
-  return textResponse(renderBoardMarkdown({ board, events, baseUrl: BASE_URL, locale }), CONTENT_TYPE.markdown, CACHE.markdown);
+  return textResponse(renderBoardMarkdown({ board, events, baseUrl: BASE_URL, locale }), CONTENT_TYPES.markdown);
 }

@@ -3,26 +3,12 @@ import type { EdgeContext } from '../../src/server/context.ts';
 import { createBoardMcpServer } from './server.ts';
 
 /**
- * POST /mcp and /api/mcp (spec 4.7): stateless Streamable HTTP. Method, rate limit and response framing are
+ * POST /mcp and /api/mcp (spec 4.7): stateless Streamable HTTP. The rate limit and the response framing are
  * decided here; the SDK's transport checks the media type, the body size and the JSON-RPC itself.
  */
 
 export const MCP_BODY_LIMIT_BYTES = 64 * 1024;
 const RATE_LIMIT_PERIOD_SECONDS = 60;
-const ALLOW = 'POST, OPTIONS';
-
-export const mcpPreflight = (): Response =>
-  new Response(null, {
-    status: 204,
-    headers: {
-      'Access-Control-Allow-Origin': '*',
-      'Access-Control-Allow-Methods': ALLOW,
-      'Access-Control-Allow-Headers': 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
-      'Access-Control-Expose-Headers': 'Mcp-Session-Id, Retry-After',
-      'Access-Control-Max-Age': '86400',
-    },
-  });
-
 const rateLimited = (): Response =>
   Response.json(
     { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Rate limit exceeded: at most 60 requests per minute per IP. Retry after the number of seconds in Retry-After.' } },
@@ -52,15 +38,10 @@ function negotiate(request: Request): { request: Request; json: boolean } {
   return { request: new Request(request, { headers }), json };
 }
 
-export async function handleMcp(request: Request, env: Env, context: EdgeContext): Promise<Response> {
-  if (request.method === 'OPTIONS') return mcpPreflight();
-  if (request.method !== 'POST') {
-    return Response.json(
-      { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed: send JSON-RPC messages with POST.' } },
-      { status: 405, headers: { Allow: ALLOW } },
-    );
-  }
-  if (!(await withinRateLimit(env.MCP_RATE_LIMITER, request))) return rateLimited();
+/** A POST (the route table answers every other method). */
+export async function handleMcp(context: EdgeContext): Promise<Response> {
+  const { request } = context;
+  if (!(await withinRateLimit(context.env.MCP_RATE_LIMITER, request))) return rateLimited();
 
   const negotiated = negotiate(request);
   // No session id generator: stateless, a fresh server and transport per request.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BuildStampSchema } from './build-stamp.ts';
 import { TIMELINE_LIMIT, type ProviderFilter } from './api/query.ts';
 import { ProviderSchema } from './enums.ts';
 import { ProviderSummarySchema, summarizeProvider } from './history.ts';
@@ -39,6 +40,9 @@ export const EdgeDatasetSchema = z.strictObject({
   providers: z.strictObject(Object.fromEntries(PROVIDERS.map((provider) => [provider, ProviderDataSchema])) as Record<Provider, typeof ProviderDataSchema>),
 });
 export type EdgeDataset = z.infer<typeof EdgeDatasetSchema>;
+
+/** `/data/board.json` as the build writes it: the data set with the build's stamp. */
+export const EdgeDatasetFileSchema = EdgeDatasetSchema.extend({ stamp: BuildStampSchema }).meta({ id: 'EdgeDataset' });
 
 export const HistoryIndexSchema = z
   .strictObject({

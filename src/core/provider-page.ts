@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BuildStampSchema } from './build-stamp.ts';
 import { resetGapSeries } from './board.ts';
 import { ProviderSchema } from './enums.ts';
 import { compareNewestFirst } from './ordering.ts';
@@ -31,6 +32,9 @@ export const ProviderPageDataSchema = z.strictObject({
   }),
 });
 export type ProviderPageData = z.infer<typeof ProviderPageDataSchema>;
+
+/** A provider page's data file as the build writes it, with the build's stamp. */
+export const ProviderPageFileSchema = ProviderPageDataSchema.extend({ stamp: BuildStampSchema });
 
 /** `events`: the published events; the page's facts are as of `builtAt`. */
 export function buildProviderPageData(provider: Provider, events: readonly Event[], builtAt: Date): ProviderPageData {

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { renderFeed } from '../build/feed.ts';
+import { prerenderedResponse } from '../build/prerendered.ts';
 
 export const prerender = true;
 
 /** All three providers; functions/api/feeds.ts answers ?provider= at the edge. */
-export const GET: APIRoute = () => renderFeed('rss');
+export const GET: APIRoute = () => prerenderedResponse('/feed.xml');

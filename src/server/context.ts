@@ -1,22 +1,30 @@
 import type { EdgeDataset } from '../core/dataset.ts';
 import { DataSourceUnavailable, loadEdgeDataset } from './data-source.ts';
 
-/** What a handler may know of its request: the request, the clock, the data set and the static assets. */
+/**
+ * What a handler may know of its request: the request, the clock, the bindings, the data set and the static
+ * assets. The bindings are the worker's `env` (in tests, a stand-in built from real built files).
+ */
 export interface EdgeContext {
   request: Request;
   url: URL;
   now: Date;
+  env: EdgeBindings;
   dataset(): Promise<EdgeDataset>;
   /** A prerendered file, fetched with the request's conditional headers; missing means the data is gone. */
   asset(path: string): Promise<Response>;
 }
 
-export function createContext(request: Request, env: Env): EdgeContext {
+/** The part of the worker's `env` the edge handlers use. */
+export type EdgeBindings = Pick<Env, 'ASSETS' | 'MCP_RATE_LIMITER'>;
+
+export function createContext(request: Request, env: EdgeBindings, now = new Date()): EdgeContext {
   const url = new URL(request.url);
   return {
     request,
     url,
-    now: new Date(),
+    now,
+    env,
     dataset: () => loadEdgeDataset(env.ASSETS, url.origin),
     async asset(path) {
       const response = await env.ASSETS.fetch(new Request(new URL(path, url.origin), { headers: request.headers }));

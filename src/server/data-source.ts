@@ -1,7 +1,8 @@
-import type { z } from 'zod';
-import { EDGE_DATASET_PATH, EdgeDatasetSchema, type EdgeDataset } from '../core/dataset.ts';
-import { ProviderPageDataSchema, providerPagePath, type ProviderPageData } from '../core/provider-page.ts';
+import { carriesStamp } from '../core/build-stamp.ts';
+import { EDGE_DATASET_PATH, type EdgeDataset } from '../core/dataset.ts';
+import { providerPagePath, type ProviderPageData } from '../core/provider-page.ts';
 import type { Provider } from '../core/vocabulary.ts';
+import { BUILD_ID } from './build-id.ts';
 
 /** The build's data could not be read: every output that needs it answers `internal_error`. */
 export class DataSourceUnavailable extends Error {
@@ -14,25 +15,31 @@ type AssetFetcher = Pick<Fetcher, 'fetch'>;
 // renders prerendered routes on demand and its ASSETS binding holds only public/, so in dev the data is
 // asked of the dev server itself.
 const devServer: AssetFetcher = { fetch: (input: RequestInfo | URL) => fetch(input) };
+// (Vitest sets DEV too, but runs unbuilt code, which has no BUILD_ID: its tests give the binding themselves.)
+const isDev = import.meta.env?.DEV === true && BUILD_ID !== undefined;
 
 const loaded = new Map<string, Promise<unknown>>();
 
-async function fetchAsset<T>(assets: AssetFetcher, origin: string, path: string, schema: z.ZodType<T>): Promise<T> {
-  const response = await (import.meta.env.DEV ? devServer : assets).fetch(new URL(path, origin));
+/**
+ * A data file the build wrote, validated and stamped: the build's own output is trusted after a look at its
+ * stamp (src/core/build-stamp.ts), not parsed field by field, so a cold isolate pays only `JSON.parse`.
+ */
+async function fetchStamped<T>(assets: AssetFetcher, origin: string, path: string): Promise<T> {
+  const response = await (isDev ? devServer : assets).fetch(new URL(path, origin));
   if (!response.ok) throw new DataSourceUnavailable(`${path} answered ${response.status}`);
-  const parsed = schema.safeParse(await response.json().catch(() => undefined));
-  if (!parsed.success) throw new DataSourceUnavailable(`${path} does not hold what it should`);
-  return parsed.data;
+  const data: unknown = await response.json().catch(() => undefined);
+  if (!carriesStamp(data, BUILD_ID)) throw new DataSourceUnavailable(`${path} is not a data file of this build`);
+  return data as T;
 }
 
 /**
- * A data file the build wrote, read and checked once per isolate. A failed read is not remembered, so the
- * first request after the file is back succeeds.
+ * A data file read once per isolate. A failed read is not remembered, so the first request after the file is
+ * back succeeds.
  */
-function loadOnce<T>(assets: AssetFetcher, origin: string, path: string, schema: z.ZodType<T>): Promise<T> {
+function loadOnce<T>(assets: AssetFetcher, origin: string, path: string): Promise<T> {
   let loading = loaded.get(path) as Promise<T> | undefined;
   if (loading === undefined) {
-    loading = fetchAsset(assets, origin, path, schema).catch((error: unknown) => {
+    loading = fetchStamped<T>(assets, origin, path).catch((error: unknown) => {
       loaded.delete(path);
       throw error instanceof DataSourceUnavailable ? error : new DataSourceUnavailable(String(error));
     });
@@ -41,10 +48,12 @@ function loadOnce<T>(assets: AssetFetcher, origin: string, path: string, schema:
   return loading;
 }
 
+/** Forgets every loaded file: what a fresh isolate starts from (the CPU benchmark's cold start). */
+export const forgetLoadedData = (): void => loaded.clear();
+
 /** The edge data set: summaries and newest events per provider (its size does not grow with the history). */
-export const loadEdgeDataset = (assets: AssetFetcher, origin: string): Promise<EdgeDataset> =>
-  loadOnce(assets, origin, EDGE_DATASET_PATH, EdgeDatasetSchema);
+export const loadEdgeDataset = (assets: AssetFetcher, origin: string): Promise<EdgeDataset> => loadOnce(assets, origin, EDGE_DATASET_PATH);
 
 /** A provider page's history, gaps and track record, read only by that page. */
 export const loadProviderPage = (assets: AssetFetcher, origin: string, provider: Provider): Promise<ProviderPageData> =>
-  loadOnce(assets, origin, providerPagePath(provider), ProviderPageDataSchema);
+  loadOnce(assets, origin, providerPagePath(provider));

@@ -18,7 +18,7 @@ describe('buildOpenApiDocument', () => {
         '/api/status', '/api/status/{provider}', '/api/timeline', '/api/timeline.csv', '/feed.xml', '/feed.atom', '/feed.json',
         '/api/feed', '/api/ics', '/index.md', '/zh/index.md', '/llms.txt', '/openapi.json', '/mcp', '/api/mcp',
         '/calendar.ics', '/calendar/{provider}.ics', '/badge/{provider}.svg', '/badge/{provider}.json',
-        '/data/events/index.json', '/data/events/{provider}/{year}.json', '/.well-known/mcp.json',
+        '/data/events/index.json', '/data/events/{provider}/{year}.json', '/.well-known/mcp.json', '/data/board.json',
       ].sort(),
     );
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ProviderFilterSchema } from '../api/query.ts';
 import { ProviderSchema } from '../enums.ts';
 import { EventSchema, NextEstimateSchema, StatusResponseSchema, UtcTimestampSchema } from '../schemas.ts';
+import { routeById } from '../routes/table.ts';
 import { API_VERSION, SERVICE_MACHINE_NAME, SERVICE_NAME } from '../site.ts';
 
 /**
@@ -68,7 +69,8 @@ export const MCP_PROMPTS = {
   },
 } as const;
 
-export const MCP_PATHS = ['/mcp', '/api/mcp'] as const;
+/** MCP's address and its alias, as the route table names them. */
+export const MCP_PATHS = [routeById('postMcp').path, routeById('postMcpAlias').path] as const;
 
 /** `/.well-known/mcp.json`: a server card (the MCP server-card draft), so a client can learn the server without connecting. */
 export const buildMcpServerCard = (baseUrl: string) => ({

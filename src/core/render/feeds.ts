@@ -2,6 +2,7 @@ import { escapeUTF8 as escapeHtml } from 'entities';
 import { generateAtomFeed, generateJsonFeed, generateRssFeed } from 'feedsmith';
 import { PROVIDER_LABELS, type Provider } from '../enums.ts';
 import type { Event } from '../schemas.ts';
+import { CONTENT_TYPES } from '../routes/policy.ts';
 import { eventPageUrl, SERVICE_NAME } from '../site.ts';
 import { eventTitle } from './labels.ts';
 
@@ -12,9 +13,9 @@ import { eventTitle } from './labels.ts';
 
 export const FEED_ITEM_LIMIT = 100;
 export const FEED_FORMATS = {
-  rss: { path: '/feed.xml', contentType: 'application/rss+xml; charset=utf-8' },
-  atom: { path: '/feed.atom', contentType: 'application/atom+xml; charset=utf-8' },
-  json: { path: '/feed.json', contentType: 'application/feed+json; charset=utf-8' },
+  rss: { path: '/feed.xml', contentType: CONTENT_TYPES.rss },
+  atom: { path: '/feed.atom', contentType: CONTENT_TYPES.atom },
+  json: { path: '/feed.json', contentType: CONTENT_TYPES.jsonFeed },
 } as const;
 export type FeedFormat = keyof typeof FEED_FORMATS;
 

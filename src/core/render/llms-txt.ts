@@ -1,6 +1,7 @@
+import { endpointListings } from '../api/endpoints.ts';
 import { SERVICE_NAME } from '../site.ts';
 
-/** `/llms.txt`: where an agent finds the board in the forms made for it. */
+/** `/llms.txt`: where an agent finds the board in the forms made for it; the endpoints come from the route table. */
 export const renderLlmsTxt = (baseUrl: string): string =>
   [
     `# ${SERVICE_NAME}`,
@@ -11,13 +12,10 @@ export const renderLlmsTxt = (baseUrl: string): string =>
     '',
     `- [The board in Markdown, English](${baseUrl}/index.md): status, last reset and estimate per provider, the latest announcements, the endpoints`,
     `- [The board in Markdown, Chinese](${baseUrl}/zh/index.md)`,
-    `- [Status JSON](${baseUrl}/api/status)`,
     '',
-    '## Build on it',
+    '## Endpoints',
     '',
-    `- [OpenAPI 3.1 description](${baseUrl}/openapi.json): every endpoint, parameter and response`,
-    `- [MCP server](${baseUrl}/mcp): JSON-RPC 2.0 over HTTP POST, tools get_status, get_timeline, get_next_estimate`,
-    `- [RSS feed](${baseUrl}/feed.xml), [Atom](${baseUrl}/feed.atom), [JSON Feed](${baseUrl}/feed.json)`,
+    ...endpointListings('en').map((endpoint) => `- [${endpoint.title}](${baseUrl}${endpoint.path}): \`${endpoint.method} ${endpoint.path}\``),
     '',
     '## Terms',
     '',

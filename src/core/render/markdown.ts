@@ -1,6 +1,6 @@
 import type { Locale } from '../enums.ts';
 import { KIND_LABELS, PROVIDER_LABELS, STATUS_LABELS } from '../enums.ts';
-import { MACHINE_READABLE_ENDPOINTS } from '../api/endpoints.ts';
+import { endpointListings } from '../api/endpoints.ts';
 import type { Event, ProviderStatus, StatusResponse } from '../schemas.ts';
 import { eventPageUrl, SERVICE_NAME } from '../site.ts';
 import { utcMinute } from './labels.ts';
@@ -92,8 +92,8 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale }: Markdown
   }
 
   lines.push('', `## ${text.endpointsHeading}`, '');
-  for (const endpoint of MACHINE_READABLE_ENDPOINTS) {
-    lines.push(`- ${endpoint.title[locale]}: \`${endpoint.method} ${baseUrl}${endpoint.path}\``);
+  for (const endpoint of endpointListings(locale)) {
+    lines.push(`- ${endpoint.title}: \`${endpoint.method} ${baseUrl}${endpoint.path}\``);
   }
   lines.push('', text.terms, '');
   return lines.join('\n');

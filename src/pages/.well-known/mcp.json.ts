@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { buildMcpServerCard } from '../../core/mcp/catalogue.ts';
-import { BASE_URL } from '../../../functions/site.ts';
+import { BASE_URL } from '../../server/base-url.ts';
 
 export const prerender = true;
 

@@ -1,11 +1,7 @@
 import type { APIRoute } from 'astro';
-import { buildEdgeDataset } from '../../core/dataset.ts';
-import { buildTimeEvents } from '../../build/dataset.ts';
+import { prerenderedResponse } from '../../build/prerendered.ts';
 
 export const prerender = true;
 
-/** The edge data set (functions/data-source.ts): per provider, its summary and newest events. */
-export const GET: APIRoute = async () => {
-  const { events, builtAt } = await buildTimeEvents();
-  return Response.json(buildEdgeDataset(events, new Date(builtAt)));
-};
+/** The edge data set (src/server/data-source.ts), validated once and stamped; the worker trusts the stamp. */
+export const GET: APIRoute = () => prerenderedResponse('/data/board.json');

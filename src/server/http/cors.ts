@@ -1,25 +1,26 @@
+import { allowedMethods, preflightMethods, type RouteSpec } from '../../core/routes/route.ts';
+import { PREFLIGHT_MAX_AGE_SECONDS } from '../../core/routes/policy.ts';
 import { withHeaders } from './responses.ts';
 import { PAGE_SECURITY_HEADERS } from './security-headers.ts';
 
 /** CORS: every response may be read from any origin (spec section 1); preflight per spec section 4. */
 
-export const PREFLIGHT_PATHS: ReadonlySet<string> = new Set([
-  '/api/status',
-  '/api/timeline',
-  '/api/timeline.csv',
-  '/feed.xml',
-  '/api/ics',
-]);
-
-export const preflightResponse = (): Response =>
-  new Response(null, {
-    status: 204,
-    headers: {
-      'Access-Control-Allow-Origin': '*',
-      'Access-Control-Allow-Methods': 'GET, OPTIONS',
-      'Access-Control-Max-Age': '86400',
-    },
-  });
+/** OPTIONS on a route: the spec's preflight where the route table says so, else `204` with `Allow`. */
+export function optionsResponse(route: RouteSpec): Response {
+  const allow = allowedMethods(route).join(', ');
+  if (!route.preflight) return new Response(null, { status: 204, headers: { Allow: allow } });
+  const headers: Record<string, string> = {
+    Allow: allow,
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Methods': preflightMethods(route).join(', '),
+    'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
+  };
+  if (route.corsHeaders !== undefined) {
+    headers['Access-Control-Allow-Headers'] = route.corsHeaders.allow.join(', ');
+    headers['Access-Control-Expose-Headers'] = route.corsHeaders.expose.join(', ');
+  }
+  return new Response(null, { status: 204, headers });
+}
 
 /**
  * The headers every worker response leaves with: CORS `*`, `nosniff` so that no browser reads an API body as

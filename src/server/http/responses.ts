@@ -1,28 +1,13 @@
 import type { QueryIssue } from '../../core/api/query.ts';
+import { allowedMethods, type RouteSpec } from '../../core/routes/route.ts';
+import { CACHE_POLICIES, CONTENT_TYPES } from '../../core/routes/policy.ts';
 import type { ErrorBody } from '../../core/schemas.ts';
 
-/** Response helpers and the caching policy of spec section 8, in one place. */
-
-export const CACHE = {
-  api: 'public, s-maxage=60, stale-while-revalidate=300',
-  feed: 'public, s-maxage=300, stale-while-revalidate=600',
-  markdown: 'public, s-maxage=60',
-  /** The subscribable calendar changes as feeds do; calendar apps poll it hourly (REFRESH-INTERVAL). */
-  calendar: 'public, s-maxage=300, stale-while-revalidate=600',
-  noStore: 'no-store',
-} as const;
-
-export const CONTENT_TYPE = {
-  json: 'application/json; charset=utf-8',
-  csv: 'text/csv; charset=utf-8',
-  markdown: 'text/markdown; charset=utf-8',
-  text: 'text/plain; charset=utf-8',
-  calendar: 'text/calendar; charset=utf-8',
-} as const;
+/** Response helpers of the edge, and its error bodies (spec section 7). */
 
 export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
-  headers.set('Content-Type', CONTENT_TYPE.json);
+  headers.set('Content-Type', CONTENT_TYPES.json);
   return new Response(JSON.stringify(body), { ...init, headers });
 }
 
@@ -36,12 +21,20 @@ export function withHeaders(response: Response, headers: Readonly<Record<string,
   return copy;
 }
 
-export const textResponse = (body: string, contentType: string, cacheControl: string, extra: HeadersInit = {}): Response =>
-  new Response(body, { headers: { 'Content-Type': contentType, 'Cache-Control': cacheControl, ...extra } });
+export const textResponse = (body: string, contentType: string, extra: HeadersInit = {}): Response =>
+  new Response(body, { headers: { 'Content-Type': contentType, ...extra } });
 
 const errorResponse = (status: number, body: ErrorBody): Response =>
-  jsonResponse(body, { status, headers: { 'Cache-Control': CACHE.noStore } });
+  jsonResponse(body, { status, headers: { 'Cache-Control': CACHE_POLICIES.noStore } });
 
 export const invalidQuery = (issues: QueryIssue[]): Response => errorResponse(400, { error: 'invalid_query', issues });
 export const invalidProvider = (): Response => errorResponse(404, { error: 'invalid_provider' });
 export const internalError = (): Response => errorResponse(500, { error: 'internal_error' });
+
+/** `405` with the route's `Allow`; a JSON-RPC route says it in a JSON-RPC error, as its clients expect. */
+export function methodNotAllowed(route: RouteSpec): Response {
+  const headers = { Allow: allowedMethods(route).join(', '), 'Cache-Control': CACHE_POLICIES.noStore };
+  if (route.jsonRpc !== true) return new Response(null, { status: 405, headers });
+  const message = `Method not allowed: send JSON-RPC messages with ${route.methods.join(' or ')}.`;
+  return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }, { status: 405, headers });
+}

@@ -1,0 +1,48 @@
+import { matchEdgeRoute, ownsProviderPath } from '../src/core/routes/match.ts';
+import type { RouteSpec } from '../src/core/routes/route.ts';
+import { CACHE_POLICIES } from '../src/core/routes/policy.ts';
+import { createContext, type EdgeBindings } from '../src/server/context.ts';
+import { DataSourceUnavailable } from '../src/server/data-source.ts';
+import { optionsResponse } from '../src/server/http/cors.ts';
+import { internalError, invalidProvider, methodNotAllowed } from '../src/server/http/responses.ts';
+import { HANDLERS, type RouteHandler } from './handlers.ts';
+
+/**
+ * The edge routes as one Web-standard function: a request in, a response out, or `undefined` when no route of
+ * the table matches (the worker then hands the request to Astro). Free of Astro and of `cloudflare:` modules,
+ * so the tests and the CPU benchmark call it in-process with real built files behind `env.ASSETS`.
+ */
+export async function answerEdgeRoute(request: Request, env: EdgeBindings, now = new Date()): Promise<Response | undefined> {
+  const pathname = new URL(request.url).pathname;
+  const match = matchEdgeRoute(pathname);
+  if (match === undefined) return ownsProviderPath(pathname) ? invalidProvider() : undefined;
+  const { route, params } = match;
+  if (request.method === 'OPTIONS') return optionsResponse(route);
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  if (!(route.methods as readonly string[]).includes(method)) return methodNotAllowed(route);
+  const handler: RouteHandler = HANDLERS[route.id as keyof typeof HANDLERS];
+  const response = withRoutePolicy(route, await guarded(route, () => handler(createContext(request, env, now), params)));
+  return request.method === 'HEAD' ? new Response(null, response) : response;
+}
+
+/** A handler's answer, or `internal_error` (logged, never with details) when it throws. */
+async function guarded(route: RouteSpec, answer: () => Promise<Response> | Response): Promise<Response> {
+  try {
+    return await answer();
+  } catch (error) {
+    if (error instanceof DataSourceUnavailable) console.warn(error.message);
+    else console.error('unexpected error in', route.path, error);
+    return internalError();
+  }
+}
+
+/**
+ * A successful answer (a redirect and 304 included) gets its route's caching, also over the asset server's own
+ * for a prerendered file; an error keeps its own.
+ */
+function withRoutePolicy(route: RouteSpec, response: Response): Response {
+  if (response.status >= 400) return response;
+  const copy = new Response(response.body, response);
+  copy.headers.set('Cache-Control', CACHE_POLICIES[route.cache]);
+  return copy;
+}

@@ -1,0 +1,59 @@
+import { TIMELINE_LIMIT } from './api/query.ts';
+import { buildTimelineResponse } from './api/timeline.ts';
+import { deriveBoard } from './board.ts';
+import { stamped } from './build-stamp.ts';
+import { buildEdgeDataset, EDGE_DATASET_PATH, EdgeDatasetFileSchema, type PublishedEvents } from './dataset.ts';
+import { buildProviderPageData, providerPagePath, ProviderPageFileSchema } from './provider-page.ts';
+import { renderAnnouncementCalendar } from './render/announcement-calendar.ts';
+import { FEED_FORMATS, FEED_RENDERERS, type FeedFormat } from './render/feeds.ts';
+import { renderTimelineCsv } from './render/timeline-csv.ts';
+import { PROVIDERS, type Provider } from './vocabulary.ts';
+
+/**
+ * The built files the edge reads, each a function of one build's published events: the Astro pages of these
+ * paths (src/pages) serve exactly these bodies, and the in-process tests build the same files from a fixture
+ * without running Astro. The data files are validated here, once, and stamped (build-stamp.ts).
+ */
+
+export interface BuildInput {
+  /** The build's published events, newest first, and its time. */
+  published: PublishedEvents;
+  baseUrl: string;
+  buildId: string;
+}
+
+type FileBody = (input: BuildInput) => string;
+
+const builtAt = ({ published }: BuildInput) => new Date(published.builtAt);
+
+const feed =
+  (format: FeedFormat): FileBody =>
+  ({ published, baseUrl }) =>
+    FEED_RENDERERS[format]({ events: published.events, provider: undefined, baseUrl, builtAt: published.builtAt });
+
+const announcementCalendar =
+  (provider: Provider | undefined): FileBody =>
+  (input) =>
+    renderAnnouncementCalendar({ events: input.published.events, board: deriveBoard(input.published.events, builtAt(input)), provider, baseUrl: input.baseUrl });
+
+const providerPage =
+  (provider: Provider): FileBody =>
+  (input) =>
+    JSON.stringify(ProviderPageFileSchema.parse(stamped(buildProviderPageData(provider, input.published.events, builtAt(input)), input.buildId)));
+
+export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {
+  [EDGE_DATASET_PATH]: (input) => JSON.stringify(EdgeDatasetFileSchema.parse(stamped(buildEdgeDataset(input.published.events, builtAt(input)), input.buildId))),
+  '/api/timeline': (input) =>
+    JSON.stringify(buildTimelineResponse(buildEdgeDataset(input.published.events, builtAt(input)), { provider: 'all', limit: TIMELINE_LIMIT.default }, builtAt(input))),
+  '/api/timeline.csv': ({ published, baseUrl }) => renderTimelineCsv(published.events.slice(0, TIMELINE_LIMIT.default), baseUrl),
+  [FEED_FORMATS.rss.path]: feed('rss'),
+  [FEED_FORMATS.atom.path]: feed('atom'),
+  [FEED_FORMATS.json.path]: feed('json'),
+  '/calendar.ics': announcementCalendar(undefined),
+  ...Object.fromEntries(PROVIDERS.map((provider) => [providerCalendarPath(provider), announcementCalendar(provider)])),
+  ...Object.fromEntries(PROVIDERS.map((provider) => [providerPagePath(provider), providerPage(provider)])),
+};
+
+export function providerCalendarPath(provider: Provider): string {
+  return `/calendar/${provider}.ics`;
+}

@@ -1,0 +1,85 @@
+import type { RouteSpec } from './route.ts';
+import { ROUTES } from './table.ts';
+
+/**
+ * Path matching over the route table. Written here rather than taken from a router library: the table is the
+ * one description of every route, and matching its templates is the dozen lines below (docs/architecture.md
+ * records the bundle measurement behind that choice).
+ */
+
+export interface RouteMatch {
+  route: RouteSpec;
+  /** The path's named parts, percent-decoded (a malformed escape is kept as it came). */
+  params: Record<string, string>;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `/badge/{provider}.svg` → `^/badge/([^/]*)\.svg$`: a name matches within one segment, possibly empty. */
+export function templatePattern(template: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+      if (name === undefined) return escapeRegExp(part);
+      names.push(name);
+      return '([^/]*)';
+    })
+    .join('');
+  return { pattern: new RegExp(`^${source}$`), names };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** A route and a pattern matcher for each; exact paths first so that a template never shadows one. */
+export function createMatcher(routes: readonly RouteSpec[]): (pathname: string) => RouteMatch | undefined {
+  const exact = new Map(routes.filter((route) => !route.path.includes('{')).map((route) => [route.path, route]));
+  const templated = routes.filter((route) => route.path.includes('{')).map((route) => ({ route, ...templatePattern(route.path) }));
+  return (pathname) => {
+    const route = exact.get(pathname);
+    if (route !== undefined) return { route, params: {} };
+    for (const candidate of templated) {
+      const values = candidate.pattern.exec(pathname);
+      if (values !== null) {
+        return { route: candidate.route, params: Object.fromEntries(candidate.names.map((name, index) => [name, safeDecode(values[index + 1]!)])) };
+      }
+    }
+    return undefined;
+  };
+}
+
+export const EDGE_ROUTES: readonly RouteSpec[] = ROUTES.filter((route) => route.served === 'edge');
+
+/** The routes the worker answers itself, before Astro's pages. */
+export const matchEdgeRoute = createMatcher(EDGE_ROUTES);
+
+/** The API's namespace belongs to the worker whole: an odd path under it never reaches a built file. */
+const API_NAMESPACE = '/api/';
+
+/**
+ * `assets.run_worker_first` in wrangler.jsonc: every edge path, so that no built file of the same path is served
+ * around the worker's query validation. A template becomes its fixed prefix and `*` (the platform's patterns
+ * take a wildcard at the end); the paths under /api/ become `/api/*`.
+ */
+export const workerFirstPatterns = (): string[] =>
+  [
+    ...new Set(
+      EDGE_ROUTES.map((route) => (route.path.startsWith(API_NAMESPACE) ? `${API_NAMESPACE}*` : route.path.replace(/\{.*$/, '*'))),
+    ),
+  ].sort();
+
+/**
+ * The fixed prefixes of the edge routes that name a provider in their path (`/badge/`, `/api/status/`): a path
+ * under one that matches no route names no provider, and is answered `404 invalid_provider` rather than a page.
+ */
+const PROVIDER_PATH_PREFIXES = EDGE_ROUTES.filter((route) => route.pathParams !== undefined && 'provider' in route.pathParams).map(
+  (route) => route.path.slice(0, route.path.indexOf('{')),
+);
+export const ownsProviderPath = (pathname: string): boolean => PROVIDER_PATH_PREFIXES.some((prefix) => pathname.startsWith(prefix));

@@ -1,0 +1,75 @@
+import type { z } from 'zod';
+import type { CachePolicy, ContentTypeName } from './policy.ts';
+
+/**
+ * What one endpoint is, described once. The router, the CORS preflight, `405` with `Allow`, HEAD, the OpenAPI
+ * paths, the endpoint listings and the worker-first asset list all follow from these entries (table.ts).
+ */
+
+export type Method = 'GET' | 'POST';
+
+/** A response body: a zod schema (JSON), or `text` for a document in its own format. */
+export type BodySpec = z.ZodType | 'text';
+
+export interface RouteSpec {
+  /** Also the OpenAPI operationId and the key of the route's handler. */
+  readonly id: string;
+  /** An OpenAPI path template: `{name}` stands for one path segment or part of one. */
+  readonly path: string;
+  /** HEAD follows GET; OPTIONS is answered on every route. */
+  readonly methods: readonly Method[];
+  readonly tag: RouteTag;
+  readonly summary: string;
+  readonly description?: string;
+  readonly query?: { readonly schema: z.ZodObject; readonly required?: readonly string[] };
+  readonly pathParams?: Readonly<Record<string, z.ZodType>>;
+  /** The successful answer: its status (200 unless said), media types and headers beyond CORS and caching. */
+  readonly ok: {
+    readonly status?: 200 | 308;
+    readonly description: string;
+    readonly content: Partial<Record<ContentTypeName, BodySpec>>;
+    readonly headers?: readonly ResponseHeaderName[];
+  };
+  readonly cache: CachePolicy;
+  /** `edge`: the worker answers it (and runs before any static file of the same path); `static`: a built file. */
+  readonly served: 'edge' | 'static';
+  /** The built file that answers the route's default (unfiltered) request, when there is one. */
+  readonly prerendered?: string;
+  /** Whether the answer carries an `ETag` and honours `If-None-Match` with `304`. */
+  readonly conditional: boolean;
+  /** Whether the path answers a CORS preflight (spec section 4 names the paths). */
+  readonly preflight: boolean;
+  /** Whether an unreadable data set makes it answer `500 internal_error`. */
+  readonly needsData: boolean;
+  /** Request headers a preflight allows, and response headers it exposes, beyond the CORS-safelisted ones. */
+  readonly corsHeaders?: { readonly allow: readonly string[]; readonly expose: readonly string[] };
+  /** JSON-RPC routes answer their HTTP errors with a JSON-RPC error object. */
+  readonly jsonRpc?: true;
+  /** Statuses of a protocol's own (MCP's), with what each means. */
+  readonly protocolStatuses?: Readonly<Partial<Record<number, string>>>;
+  /** Listed to people and agents (Markdown mirrors, llms.txt, the API page); `example` fills the path's names. */
+  readonly listing?: { readonly example?: string };
+}
+
+export const ROUTE_TAGS = {
+  board: 'The board and its status',
+  timeline: 'Announcements as JSON and CSV',
+  feeds: 'RSS, Atom and JSON Feed',
+  calendars: 'iCalendar files',
+  agents: 'Markdown mirrors, llms.txt and MCP for AI agents',
+  data: 'The build’s data files and documents',
+  badges: 'Embeddable status badges',
+} as const;
+export type RouteTag = keyof typeof ROUTE_TAGS;
+
+export type ResponseHeaderName = 'ETag' | 'ContentDispositionInline' | 'ContentDispositionAttachment' | 'Location';
+
+/** The methods a route answers, in the order `Allow` lists them. */
+export const allowedMethods = (route: RouteSpec): string[] => [
+  ...route.methods,
+  ...(route.methods.includes('GET') ? ['HEAD'] : []),
+  'OPTIONS',
+];
+
+/** `Access-Control-Allow-Methods` of a preflight: the route's own methods (spec: `GET, OPTIONS`). */
+export const preflightMethods = (route: RouteSpec): string[] => [...route.methods, 'OPTIONS'];
