@@ -20,7 +20,7 @@ export default defineConfig({
   session: false,
   adapter: cloudflare({ imageService: 'passthrough' }),
   vite: {
-    define: { 'import.meta.env.BUILD_ID': JSON.stringify(buildId) },
+    define: { __DEPARTURES_BUILD_ID__: JSON.stringify(buildId) },
     // Scripts as files too: Astro inlines small ones otherwise.
     build: { assetsInlineLimit: 0 },
     // The MCP SDK's default Ajv validator is never used on Workers (see functions/mcp/without-ajv.ts).

@@ -1,3 +1,6 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { BUILD_ENVIRONMENT_SENTINEL } from './support/served-build.ts';
 import { describe, expect, inject, it } from 'vitest';
 
 /** Security headers on every page, nosniff on the API, an embeddable badge, and no cookies anywhere. */
@@ -50,5 +53,16 @@ describe('the badge', () => {
 describe('pages set no cookies', () => {
   it.each(PAGES)('%s', async (path) => {
     expect((await get(path)).headers.get('set-cookie')).toBeNull();
+  });
+});
+
+describe('the build environment', () => {
+  it('never reaches the worker bundle or the built files (Vite inlines only the exact import.meta.env names)', async () => {
+    const files = await readdir('dist', { recursive: true, withFileTypes: true });
+    for (const entry of files.filter((candidate) => candidate.isFile() && /\.(m?js|json|html)$/.test(candidate.name))) {
+      const text = await readFile(path.join(entry.parentPath, entry.name), 'utf8');
+      expect(text.includes(BUILD_ENVIRONMENT_SENTINEL), entry.name).toBe(false);
+      expect(text.includes(process.env['PATH']!), entry.name).toBe(false);
+    }
   });
 });

@@ -1,20 +1,16 @@
 import { FeedQuerySchema, parseQuery } from '../../src/core/api/query.ts';
-import { recentEvents } from '../../src/core/dataset.ts';
-import { FEED_FORMATS, FEED_ITEM_LIMIT, FEED_RENDERERS, type FeedFormat } from '../../src/core/render/feeds.ts';
-import { BASE_URL } from '../../src/server/base-url.ts';
+import { providerFeedPath } from '../../src/core/prerendered.ts';
+import { FEED_FORMATS, type FeedFormat } from '../../src/core/render/feeds.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
-import { invalidQuery, textResponse, withHeaders } from '../../src/server/http/responses.ts';
+import { invalidQuery, withHeaders } from '../../src/server/http/responses.ts';
 
-/** GET /feed.xml (spec 4.4), /feed.atom and /feed.json: all three providers prerendered, one at the edge. */
+/** GET /feed.xml (spec 4.4), /feed.atom and /feed.json: every selection is a built file; the edge picks it. */
 export async function handleFeed(context: EdgeContext, format: FeedFormat): Promise<Response> {
   const query = parseQuery(FeedQuerySchema, context.url.searchParams);
   if (!query.ok) return invalidQuery(query.issues);
   const { path, contentType } = FEED_FORMATS[format];
-  if (query.value.provider === undefined) return withHeaders(await context.asset(path), { 'Content-Type': contentType });
-  const dataset = await context.dataset();
-  const events = recentEvents(dataset, query.value.provider, FEED_ITEM_LIMIT);
-  const body = FEED_RENDERERS[format]({ events, provider: query.value.provider, baseUrl: BASE_URL, builtAt: dataset.builtAt });
-  return textResponse(body, contentType);
+  const file = query.value.provider === undefined ? path : providerFeedPath(format, query.value.provider);
+  return withHeaders(await context.asset(file), { 'Content-Type': contentType });
 }
 
 /**

@@ -2,6 +2,7 @@
 // sizes. Prints Markdown tables (docs/performance.md keeps the latest). Options:
 //   --sizes 1000,10000,100000   synthetic history sizes      --seconds 5   load per endpoint
 //   --connections 16            concurrent connections      --skip-load / --skip-growth
+//   --cpu-only                  only the CPU time of the built worker per request, at each size
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { measureWorkerBundle } from '../lib/bundle-size.ts';
 import { BUILT_WORKER_CONFIG, buildSite, freePort, startServer } from '../lib/local-server.ts';
 import { MCP_GET_STATUS_BODY } from '../lib/mixed-load.ts';
 import { loadEndpoint, type LoadResult, type LoadTarget } from './http-load.ts';
+import { CPU_TARGETS, measureWorkerCpu } from './cpu.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
 
 const { values } = parseArgs({
@@ -22,6 +24,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     'skip-load': { type: 'boolean', default: false },
     'skip-growth': { type: 'boolean', default: false },
+    'cpu-only': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -162,9 +165,46 @@ async function growthSection(sizes: number[]): Promise<string> {
   ].join('\n');
 }
 
+/** The built worker's CPU time per request, in-process, at each history size (scripts/bench/cpu.ts). */
+async function cpuSection(sizes: number[]): Promise<string> {
+  const columns = [...CPU_TARGETS.map((target) => target.name)];
+  const rows: (string | number)[][] = [];
+  const cold: (string | number)[][] = [];
+  for (const size of sizes) {
+    const root = await mkdtemp(path.join(os.tmpdir(), `departures-board-cpu-${size}-`));
+    await writeSyntheticTree(root, size, new Date());
+    const outDir = await mkdtemp(path.join(os.tmpdir(), `departures-board-cpu-dist-${size}-`));
+    console.error(`cpu: building ${size.toLocaleString('en')} events…`);
+    await buildSite({ siteUrl: 'http://127.0.0.1:4321', eventsDir: root, outDir });
+    console.error(`cpu: measuring ${size.toLocaleString('en')} events…`);
+    const figures = await measureWorkerCpu(outDir);
+    cold.push([size.toLocaleString('en'), figures.cold.medianMs.toFixed(2), figures.cold.maxMs.toFixed(2), figures.cold.importMs.toFixed(1)]);
+    for (const [index, warm] of figures.warm.entries()) {
+      rows[index] ??= [columns[index]!];
+      rows[index]!.push(`${warm.medianMs.toFixed(3)} / ${warm.p95Ms.toFixed(3)}${warm.status === 200 ? '' : ` (${warm.status})`}`);
+    }
+    await rm(root, { recursive: true, force: true });
+    await rm(outDir, { recursive: true, force: true });
+  }
+  const sizeHeads = sizes.map((size) => `${size.toLocaleString('en')} events: median / p95 ms`);
+  return [
+    '### CPU time of the built worker per request (in-process, process.cpuUsage)',
+    '',
+    table(['events', 'cold first /api/status ms (median of 5)', 'cold, worst of 5', 'module evaluation ms (not per request)'], cold),
+    '',
+    table(['warm request', ...sizeHeads], rows),
+  ].join('\n');
+}
+
 const cpus = os.cpus();
 console.log(`## Benchmark ${new Date().toISOString()}\n`);
 console.log(`Machine: ${cpus.length} cores (${cpus[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.\n`);
+const sizes = values.sizes.split(',').map(Number);
+if (values['cpu-only']) {
+  console.log(`${await cpuSection(sizes)}\n`);
+  process.exit(0);
+}
 if (!values['skip-load']) console.log(`${await loadSection()}\n`);
 console.log(`${await sizeSection()}\n`);
-if (!values['skip-growth']) console.log(`${await growthSection(values.sizes.split(',').map(Number))}\n`);
+console.log(`${await cpuSection(sizes)}\n`);
+if (!values['skip-growth']) console.log(`${await growthSection(sizes)}\n`);

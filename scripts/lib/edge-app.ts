@@ -1,56 +1,12 @@
-import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { answerEdgeRoute } from '../../functions/app.ts';
-import { publishEvents } from '../../src/core/dataset.ts';
-import { PRERENDERED_FILES } from '../../src/core/prerendered.ts';
-import type { Event } from '../../src/core/schemas.ts';
 import type { EdgeBindings } from '../../src/server/context.ts';
+import { assetsBinding, OPEN_RATE_LIMITER, type BuiltFiles } from './built-files.ts';
 
 /**
  * The edge routes in-process, as hono's `app.request()`: the worker's own route function called with a
- * Request, with `env.ASSETS` over built files held in memory (the platform's asset server costs the worker no
- * CPU, so neither may the stand-in). The files are either a real build's `dist/client` or the core's
- * prerendered files made from a fixture (no Astro build needed). The served suite keeps what only workerd shows.
+ * Request, with `env.ASSETS` over built files (built-files.ts), no Astro build or workerd needed. The served
+ * suite keeps what only workerd shows.
  */
-
-export type BuiltFiles = ReadonlyMap<string, Uint8Array<ArrayBuffer>>;
-
-const etagOf = (bytes: Uint8Array) => `"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`;
-
-/** The static-assets binding over `files`: 200 with a strong ETag, 304 on a matching If-None-Match, else 404. */
-export function assetsBinding(files: BuiltFiles): Fetcher {
-  const fetchAsset = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    const bytes = files.get(new URL(request.url).pathname);
-    if (bytes === undefined) return new Response('Not Found', { status: 404 });
-    const etag = etagOf(bytes);
-    if (request.headers.get('If-None-Match') === etag) return new Response(null, { status: 304, headers: { ETag: etag } });
-    return new Response(bytes, { headers: { ETag: etag, 'Cache-Control': 'public, max-age=0, must-revalidate' } });
-  };
-  return { fetch: fetchAsset } as unknown as Fetcher;
-}
-
-/** Every file of a built `dist/client`, keyed by its URL path. */
-export async function readBuiltFiles(clientDir: string): Promise<BuiltFiles> {
-  const files = new Map<string, Uint8Array<ArrayBuffer>>();
-  for (const entry of await readdir(clientDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    files.set(`/${path.relative(clientDir, file).split(path.sep).join('/')}`, await readFile(file));
-  }
-  return files;
-}
-
-/** The files a build of `events` at `builtAt` would give the edge, made by the core without Astro. */
-export function fixtureFiles(events: readonly Event[], builtAt: Date, baseUrl = 'http://localhost:4321'): BuiltFiles {
-  const input = { published: publishEvents(events, builtAt), baseUrl, buildId: 'fixture' };
-  const encoder = new TextEncoder();
-  return new Map(Object.entries(PRERENDERED_FILES).map(([file, body]) => [file, encoder.encode(body(input))]));
-}
-
-/** A limiter that lets everything through: the real binding is exercised by the served suite in workerd. */
-export const OPEN_RATE_LIMITER = { limit: async () => ({ success: true }) } as unknown as RateLimit;
 
 export interface EdgeApp {
   /** Answers `path` (relative to the origin) as the worker would; `undefined` where the worker hands over to Astro. */

@@ -27,7 +27,8 @@ export interface BuildOptions {
 
 /** `astro build` with `{base_url}` (and optionally another event tree); rejects with the build's output. */
 export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe' }: BuildOptions): Promise<string> {
-  const env = { ...process.env, ...quietToolEnv, SITE_URL: siteUrl, ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}) };
+  // NODE_ENV=production whatever the caller's (vitest sets `test`, which makes Vite build with DEV=true).
+  const env = { ...process.env, ...quietToolEnv, NODE_ENV: 'production', SITE_URL: siteUrl, ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}) };
   const child = spawn(process.execPath, [ASTRO, 'build', ...(outDir ? ['--outDir', outDir] : [])], { cwd: projectRoot, env, stdio });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,6 +1,7 @@
 /**
- * The id of the build this code is part of, set by astro.config.mjs for every module of one build (the pages
- * that write the data files and the worker that reads them). Undefined where the source runs unbuilt: the
- * in-process tests and benchmark, which then accept any build of the same data schema version.
+ * The id of the build this code is part of, set by astro.config.mjs (`vite.define`) in every module of one
+ * build: the pages that write the data files and the worker that reads them. Undefined where the source runs
+ * unbuilt: the in-process tests, which then accept any build of the same data schema version. A defined global,
+ * not `import.meta.env`, whose unknown names Vite answers with a copy of the environment.
  */
-export const BUILD_ID: string | undefined = import.meta.env?.BUILD_ID;
+export const BUILD_ID: string | undefined = typeof __DEPARTURES_BUILD_ID__ === 'undefined' ? undefined : __DEPARTURES_BUILD_ID__;

@@ -16,7 +16,7 @@ type AssetFetcher = Pick<Fetcher, 'fetch'>;
 // asked of the dev server itself.
 const devServer: AssetFetcher = { fetch: (input: RequestInfo | URL) => fetch(input) };
 // (Vitest sets DEV too, but runs unbuilt code, which has no BUILD_ID: its tests give the binding themselves.)
-const isDev = import.meta.env?.DEV === true && BUILD_ID !== undefined;
+const isDev = import.meta.env.DEV && BUILD_ID !== undefined;
 
 const loaded = new Map<string, Promise<unknown>>();
 

@@ -1,6 +1,8 @@
 import type { TestProject } from 'vitest/node';
 import { buildSite, freePort, startServer } from '../../scripts/lib/local-server.ts';
 
+export const BUILD_ENVIRONMENT_SENTINEL = 'sentinel-5f1e0c2a-not-for-any-bundle';
+
 /**
  * Global setup of the `served` tests: builds the site from the shipped events once and serves the
  * production build in workerd on a free port, as `npm start` does; tests read `baseUrl`.
@@ -14,6 +16,8 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const port = await freePort();
+  // A value only the build's environment holds: tests/security.test.ts checks that no bundle carries it.
+  process.env['DEPARTURES_BOARD_BUILD_SENTINEL'] = BUILD_ENVIRONMENT_SENTINEL;
   await buildSite({ siteUrl: `http://127.0.0.1:${port}` });
   const server = await startServer({ port });
   project.provide('baseUrl', server.baseUrl);

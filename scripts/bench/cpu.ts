@@ -1,0 +1,116 @@
+// The CPU time of the built worker's `fetch`, measured in-process: the production bundle (dist/server) is
+// imported into this Node process (the same V8 as workerd's), its `cloudflare:workers` import answered by a
+// loader hook, its ASSETS binding served from the built files in memory. `process.cpuUsage()` around one
+// request counts the CPU that request cost, which is what the Workers Free plan limits (10 ms per request).
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { register } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MCP_GET_STATUS_BODY } from '../lib/mixed-load.ts';
+import { assetsBinding, OPEN_RATE_LIMITER, readBuiltFiles, type BuiltFiles } from '../lib/built-files.ts';
+
+// Only the bundle's `env` import is Workers-specific; the handlers receive their bindings as `env` anyway.
+const WORKERS_MODULE = 'export const env = {}; export const waitUntil = () => {}; export default {};';
+const HOOKS = `export async function resolve(specifier, context, next) {
+  if (specifier.startsWith('cloudflare:')) return { url: 'data:text/javascript,' + encodeURIComponent(${JSON.stringify(WORKERS_MODULE)}), shortCircuit: true };
+  return next(specifier, context);
+}`;
+register(`data:text/javascript,${encodeURIComponent(HOOKS)}`);
+
+interface Worker {
+  fetch(request: Request, env: unknown, context: unknown): Promise<Response>;
+}
+
+export interface CpuTarget {
+  name: string;
+  path: string;
+  init?: RequestInit;
+}
+
+export const CPU_TARGETS: CpuTarget[] = [
+  { name: 'GET /api/status', path: '/api/status' },
+  { name: 'GET /api/status/provider_b', path: '/api/status/provider_b' },
+  { name: 'GET /api/timeline (prerendered)', path: '/api/timeline' },
+  { name: 'GET /api/timeline?provider=provider_b&limit=50', path: '/api/timeline?provider=provider_b&limit=50' },
+  { name: 'GET /api/timeline.csv?provider=provider_a', path: '/api/timeline.csv?provider=provider_a' },
+  { name: 'GET /feed.xml?provider=provider_a', path: '/feed.xml?provider=provider_a' },
+  { name: 'GET /feed.json', path: '/feed.json' },
+  { name: 'GET /index.md', path: '/index.md' },
+  { name: 'GET /zh/index.md', path: '/zh/index.md' },
+  { name: 'GET /api/ics', path: '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00Z' },
+  { name: 'GET /badge/provider_a.svg', path: '/badge/provider_a.svg' },
+  {
+    name: 'POST /mcp tools/call get_status',
+    path: '/mcp',
+    init: { method: 'POST', body: MCP_GET_STATUS_BODY, headers: { 'content-type': 'application/json', 'cf-connecting-ip': '2001:db8::7' } },
+  },
+];
+
+const cpuMs = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+
+const executionContext = { waitUntil: () => undefined, passThroughOnException: () => undefined, props: {} };
+
+async function timeRequest(worker: Worker, env: unknown, target: CpuTarget): Promise<{ ms: number; status: number }> {
+  const request = new Request(new URL(target.path, 'http://127.0.0.1:4321'), target.init);
+  const start = process.cpuUsage();
+  const response = await worker.fetch(request, env, executionContext);
+  await response.arrayBuffer();
+  return { ms: cpuMs(start), status: response.status };
+}
+
+/** A fresh copy of the bundle: new module URLs, so nothing is cached from an earlier import (a new isolate). */
+async function freshWorker(serverDir: string): Promise<{ worker: Worker; importMs: number; dir: string }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'departures-board-isolate-'));
+  await cp(serverDir, dir, { recursive: true });
+  const start = process.cpuUsage();
+  const module = (await import(pathToFileURL(path.join(dir, 'entry.mjs')).href)) as { default: Worker };
+  return { worker: module.default, importMs: cpuMs(start), dir };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+
+export interface CpuFigures {
+  cold: { target: string; medianMs: number; maxMs: number; importMs: number };
+  warm: { target: string; status: number; medianMs: number; p95Ms: number }[];
+}
+
+/** Cold start (first request of a fresh module graph, data loaded by it) and warm requests, per target. */
+export async function measureWorkerCpu(distDir: string, { coldRuns = 5, warmRuns = 200 } = {}): Promise<CpuFigures> {
+  const files: BuiltFiles = await readBuiltFiles(path.join(distDir, 'client'));
+  const env = { ASSETS: assetsBinding(files), MCP_RATE_LIMITER: OPEN_RATE_LIMITER };
+  const cold: number[] = [];
+  const imports: number[] = [];
+  // One throwaway isolate first: Node's own first use of Request, URL and the like is not the worker's cost.
+  const throwaway = await freshWorker(path.join(distDir, 'server'));
+  await timeRequest(throwaway.worker, env, CPU_TARGETS[0]!);
+  await rm(throwaway.dir, { recursive: true, force: true });
+  let warmWorker: Worker | undefined;
+  for (let run = 0; run < coldRuns; run += 1) {
+    const { worker, importMs, dir } = await freshWorker(path.join(distDir, 'server'));
+    imports.push(importMs);
+    cold.push((await timeRequest(worker, env, CPU_TARGETS[0]!)).ms);
+    warmWorker = worker;
+    await rm(dir, { recursive: true, force: true });
+  }
+  const warm = [];
+  for (const target of CPU_TARGETS) {
+    for (let run = 0; run < 20; run += 1) await timeRequest(warmWorker!, env, target); // JIT warm-up
+    const samples: number[] = [];
+    let status = 0;
+    for (let run = 0; run < warmRuns; run += 1) {
+      const result = await timeRequest(warmWorker!, env, target);
+      samples.push(result.ms);
+      status = result.status;
+    }
+    warm.push({ target: target.name, status, medianMs: median(samples), p95Ms: percentile(samples, 0.95) });
+  }
+  return {
+    cold: { target: CPU_TARGETS[0]!.name, medianMs: median(cold), maxMs: Math.max(...cold), importMs: median(imports) },
+    warm,
+  };
+}
