@@ -12,7 +12,7 @@ import { launchChromium } from './support/browser.ts';
 const baseUrl = inject('baseUrl');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** Screenshots for people: CI keeps this folder as an artifact; docs/screenshots holds copies for the README. */
-export const SCREENSHOT_DIR = 'test-artifacts/screenshots';
+const SCREENSHOT_DIR = 'test-artifacts/screenshots';
 
 const PAGES = ['/', ...PROVIDERS.map((provider) => `/${provider}`), '/tracker', '/api', '/about'];
 const BOTH_LANGUAGES = PAGES.flatMap((path) => [path, path === '/' ? '/zh' : `/zh${path}`]);

@@ -37,6 +37,7 @@ const characterCount = (text: string): number => [...text].length;
  * Control characters other than tab and line breaks, and the bidirectional overrides and isolates that can
  * make text display as something else than it says (a right-to-left override turning `txt.exe` around).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: this pattern exists to find control characters
 const INVISIBLE_TRICKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
 export const SummarySchema = z

@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { EventSchema, StatusResponseSchema } from '../schemas.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
