@@ -72,7 +72,7 @@ export function statusFromSummary(summary: ProviderSummary, now: Date): Provider
 }
 
 export const ESTIMATE_NOTE =
-  'A cadence estimate: the last reset plus the median gap between the last 10 resets. It is not a vendor schedule; a time in the past means any time now.';
+  `A cadence estimate: the last reset plus the median gap between the last ${MEDIAN_BASIS_RESETS} resets. It is not a vendor schedule; a time in the past means any time now.`;
 
 /** One provider's estimate and what it rests on (the MCP tool get_next_estimate). */
 export function estimateFromSummary(summary: ProviderSummary, now: Date): NextEstimate {

@@ -1,3 +1,4 @@
+import { MEDIAN_BASIS_RESETS } from './cadence.ts';
 import { z } from 'zod';
 import { BoardStatusSchema, EventKindSchema, ProviderSchema } from './enums.ts';
 
@@ -72,7 +73,7 @@ const Days = z.number().nonnegative();
 export const ProviderStatsSchema = z
   .strictObject({
     totalResets: z.int().nonnegative().describe('count of reset events'),
-    medianIntervalDays: Days.nullable().describe('median gap of the last 10 resets, in days'),
+    medianIntervalDays: Days.nullable().describe(`median gap of the last ${MEDIAN_BASIS_RESETS} resets, in days`),
     meanIntervalDays: Days.nullable().describe('mean gap in days'),
     longestWaitDays: Days.nullable().describe('longest gap in days'),
     hourHistogramUtc: z
@@ -92,7 +93,7 @@ export const ProviderStatusSchema = z
     lastReset: EventSchema.nullable().describe('most recent event with kind reset'),
     latestSignal: EventSchema.nullable().describe('most recent event of any kind'),
     nextEstimate: UtcTimestampSchema.nullable().describe(
-      'cadence estimate, not a vendor schedule: last reset + median gap of the last 10 resets; a value in the past means any time now',
+      `cadence estimate, not a vendor schedule: last reset + median gap of the last ${MEDIAN_BASIS_RESETS} resets; a value in the past means any time now`,
     ),
     stats: ProviderStatsSchema,
   })
@@ -105,7 +106,7 @@ export const NextEstimateSchema = z
     lastReset: EventSchema.nullable(),
     daysSince: Days.nullable().describe('fractional days since the last reset'),
     nextEstimate: UtcTimestampSchema.nullable().describe('last reset + median gap; null when history is insufficient'),
-    medianIntervalDays: Days.nullable().describe('median gap of the last 10 resets, in days'),
+    medianIntervalDays: Days.nullable().describe(`median gap of the last ${MEDIAN_BASIS_RESETS} resets, in days`),
     sampleSize: z.int().nonnegative().describe('number of gaps the median was taken from (at most 9)'),
     note: z.string().describe('what the estimate is, and is not'),
   })

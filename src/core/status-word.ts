@@ -18,6 +18,8 @@ export const TEASE_FRESHNESS_MS = 7 * MS_PER_DAY;
 /** Overdue past this multiple of the recent median gap. Written as a fraction to compare exactly. */
 const OVERDUE_NUMERATOR = 3;
 const OVERDUE_DENOMINATOR = 2;
+/** The same threshold as a number, for charts and words (the rule itself compares the fraction exactly). */
+export const OVERDUE_FACTOR = OVERDUE_NUMERATOR / OVERDUE_DENOMINATOR;
 
 /** Whether a tease still says something: newer than the last reset, and fresh or pointing ahead. */
 function teaseIsLive(tease: Event, lastReset: Event | null, nowMs: number): boolean {

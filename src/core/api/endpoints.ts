@@ -1,4 +1,4 @@
-import { ENDPOINT_TITLES } from '../i18n/endpoints.ts';
+import { TRANSLATIONS } from '../i18n/index.ts';
 import type { Locale } from '../enums.ts';
 import type { Method } from '../routes/route.ts';
 import { ROUTES, type ListedRouteId } from '../routes/table.ts';
@@ -16,6 +16,6 @@ export interface EndpointListing {
 export const endpointListings = (locale: Locale): EndpointListing[] =>
   ROUTES.flatMap((route) =>
     'listing' in route
-      ? [{ method: route.methods[0], path: ('example' in route.listing ? route.listing.example : undefined) ?? route.path, title: ENDPOINT_TITLES[locale][route.id as ListedRouteId] }]
+      ? [{ method: route.methods[0], path: ('example' in route.listing ? route.listing.example : undefined) ?? route.path, title: TRANSLATIONS[locale].endpoints[route.id as ListedRouteId] }]
       : [],
   );

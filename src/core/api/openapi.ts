@@ -1,3 +1,4 @@
+import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { z } from 'zod';
 import '../dataset.ts';
 import { CACHE_POLICIES, mediaTypeOf, type ContentTypeName } from '../routes/policy.ts';
@@ -129,7 +130,7 @@ export function buildOpenApiDocument(baseUrl: string, routes: readonly RouteSpec
       title: `${SERVICE_NAME} API`,
       version: API_VERSION,
       description:
-        'Official usage-limit reset announcements of three AI coding-tool providers, and the board derived from them. Free, read-only, no key. `nextEstimate` is a cadence estimate (last reset + median gap of the last 10 resets), not a vendor schedule. Consumers must tolerate null fields. Please link back and keep each event’s sourceUrl when republishing.',
+        `Official usage-limit reset announcements of three AI coding-tool providers, and the board derived from them. Free, read-only, no key. \`nextEstimate\` is a cadence estimate (last reset + median gap of the last ${MEDIAN_BASIS_RESETS} resets), not a vendor schedule. Consumers must tolerate null fields. Please link back and keep each event’s sourceUrl when republishing.`,
     },
     servers: [{ url: baseUrl }],
     security: [],

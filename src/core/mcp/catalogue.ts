@@ -1,3 +1,4 @@
+import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { z } from 'zod';
 import { ProviderFilterSchema } from '../api/query.ts';
 import { ProviderSchema } from '../enums.ts';
@@ -17,7 +18,7 @@ export const MCP_INSTRUCTIONS = [
   '(provider_a, provider_b, provider_c), each linked to its original public post, and a board derived from them.',
   'get_status gives every provider’s status word, last reset, days since, statistics and nextEstimate;',
   'get_timeline lists recent announcements; get_next_estimate explains one provider’s estimate.',
-  'nextEstimate is a cadence estimate (last reset + median gap of the last 10 resets), never a vendor schedule:',
+  `nextEstimate is a cadence estimate (last reset + median gap of the last ${MEDIAN_BASIS_RESETS} resets), never a vendor schedule:`,
   'say so when you use it, and read a time in the past as "any time now". Keep each event’s sourceUrl when quoting.',
 ].join(' ');
 

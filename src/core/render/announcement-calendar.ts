@@ -1,3 +1,4 @@
+import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { PROVIDER_LABELS, type Provider } from '../enums.ts';
 import { effectiveMs } from '../ordering.ts';
 import type { Event, StatusResponse } from '../schemas.ts';
@@ -61,7 +62,7 @@ function estimateEvents(input: AnnouncementCalendarInput, host: string): IcalCom
           { name: 'SUMMARY', text: `${label}: next reset? (cadence estimate, not a schedule)` },
           {
             name: 'DESCRIPTION',
-            text: `A cadence estimate, not a vendor schedule: the last reset plus the median gap of the last 10 resets (${row.stats.medianIntervalDays!.toFixed(1)} days), as computed ${utcMinute(input.board.updatedAt)}. A time in the past means any time now.`,
+            text: `A cadence estimate, not a vendor schedule: the last reset plus the median gap of the last ${MEDIAN_BASIS_RESETS} resets (${row.stats.medianIntervalDays!.toFixed(1)} days), as computed ${utcMinute(input.board.updatedAt)}. A time in the past means any time now.`,
           },
           { name: 'URL', value: `${input.baseUrl}/${row.provider}` },
           { name: 'CATEGORIES', text: 'estimate' },

@@ -1,3 +1,4 @@
+import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { endpointListings } from '../api/endpoints.ts';
 import { SERVICE_NAME } from '../site.ts';
 
@@ -6,7 +7,7 @@ export const renderLlmsTxt = (baseUrl: string): string =>
   [
     `# ${SERVICE_NAME}`,
     '',
-    '> Official usage-limit reset announcements of three AI coding-tool providers (provider_a, provider_b, provider_c), each linked to its original post, with a status per provider and a cadence estimate of the next reset. The estimate is last reset + median gap of the last 10 resets: never a vendor schedule. Free, read-only, no key.',
+    `> Official usage-limit reset announcements of three AI coding-tool providers (provider_a, provider_b, provider_c), each linked to its original post, with a status per provider and a cadence estimate of the next reset. The estimate is last reset + median gap of the last ${MEDIAN_BASIS_RESETS} resets: never a vendor schedule. Free, read-only, no key.`,
     '',
     '## Read the board',
     '',

@@ -1,0 +1,148 @@
+import type { ProviderStatus } from '../schemas.ts';
+import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
+import { SERVICE_NAME } from '../site.ts';
+import { OVERDUE_FACTOR } from '../status-word.ts';
+import { days, utcMinute } from './format.ts';
+
+/**
+ * Every user-facing word of the service in English: labels, pages, Markdown, calendars, the tracker and the
+ * endpoint listings. zh.ts has the same shape (the type says so); a new word is added to both.
+ */
+export const en = {
+  providers: { provider_a: 'Provider A', provider_b: 'Provider B', provider_c: 'Provider C' },
+  kinds: { reset: 'Reset', banked: 'Banked reset', boost: 'Limit boost', promo: 'Promotion', tease: 'Tease' },
+  statuses: {
+      reset_now: 'Reset now',
+      banked: 'Banked',
+      tease: 'Teased',
+      waiting: 'Waiting',
+      overdue: 'Overdue',
+      no_data: 'No data',
+    },
+  endpoints: {
+    getStatus: 'Board status (JSON)',
+    getProviderStatus: 'One provider’s status (JSON)',
+    getTimeline: 'Timeline of announcements (JSON)',
+    getTimelineCsv: 'Timeline of announcements (CSV)',
+    getFeedRss: 'RSS 2.0 feed',
+    getFeedAtom: 'Atom feed',
+    getFeedJson: 'JSON Feed 1.1',
+    getWindowCalendar: 'A calendar of your own reset windows (iCalendar)',
+    getAnnouncementCalendar: 'Every announcement and each estimate, to subscribe to (iCalendar)',
+    getMarkdownEn: 'This board as Markdown (English)',
+    getMarkdownZh: 'This board as Markdown (Chinese)',
+    postMcp: 'MCP server (JSON-RPC 2.0 over HTTP POST)',
+    getMcpServerCard: 'MCP server card',
+    getLlmsTxt: 'Guide for language models',
+    getOpenApi: 'OpenAPI 3.1 description',
+    getBadgeSvg: 'Status badge (SVG)',
+    getHistoryIndex: 'The whole history, one file per provider and year',
+  },
+  markdown: {
+    intro: (updatedAt: string) =>
+      `Official usage-limit reset announcements of three AI coding-tool providers, each linked to its original post, with a cadence estimate of the next reset. Generated ${utcMinute(updatedAt)}. Not affiliated with the providers; data offered as is.`,
+    statusHeading: 'Status',
+    noReset: 'no reset recorded yet',
+    lastReset: (at: string, ago: string) => `last reset ${at} (${ago} ago)`,
+    estimate: (row: ProviderStatus, nowMs: number) => {
+      if (row.nextEstimate === null) return 'next reset: no estimate yet (too few resets to measure a cadence)';
+      const basis = `last reset + median gap of ${days(row.stats.medianIntervalDays!, 'en')}; a cadence estimate, not a vendor schedule`;
+      return Date.parse(row.nextEstimate) <= nowMs
+        ? `next reset: any time now by the cadence estimate (${utcMinute(row.nextEstimate)} has passed; ${basis})`
+        : `next reset, cadence estimate: around ${utcMinute(row.nextEstimate)} (${basis})`;
+    },
+    latestHeading: 'Latest announcements',
+    original: 'original post',
+    permalink: 'permalink',
+    none: 'No announcements yet.',
+    endpointsHeading: 'Machine-readable endpoints',
+    terms: 'Please link back to the service and keep each event’s original post URL when republishing.',
+  },
+  windowCalendar: {
+    calendarName: (provider: string) => `${SERVICE_NAME}: ${provider} usage windows`,
+    summary: {
+      resetAt: (provider: string) => `${provider} 5-hour window resets`,
+      weeklyAt: (provider: string) => `${provider} weekly window resets`,
+    },
+    description: {
+      resetAt: (provider: string) => `Your ${provider} 5-hour usage window resets now, at the time you entered.`,
+      weeklyAt: (provider: string) => `Your ${provider} weekly usage window resets now, at the time you entered.`,
+    },
+    notASchedule: 'A reminder built from your own reset time: not a vendor schedule and not an announcement.',
+    timeZone: (tz: string) => `Time zone: ${tz}.`,
+    alarm: {
+      resetAt: (provider: string) => `${provider} 5-hour window resets in 5 minutes`,
+      weeklyAt: (provider: string) => `${provider} weekly window resets in 5 minutes`,
+    },
+  },
+  tracker: {
+    title: 'Window tracker',
+    intro: 'Enter when your own usage windows reset, and get a calendar with a reminder 5 minutes before each.',
+    provider: 'Provider',
+    reset: '5-hour window resets at',
+    weekly: 'Weekly window resets at',
+    timeZone: 'Your time zone',
+    timeZoneHint: 'An IANA name such as Europe/Berlin or Asia/Shanghai',
+    calendarLanguage: 'Calendar language',
+    submit: 'Make my calendar link',
+    download: 'Download the calendar (.ics)',
+    copyableUrl: 'Calendar URL',
+    copy: 'Copy',
+    copied: 'Copied',
+    converted: (local: string, timeZone: string, utc: string) => `${local.replace('T', ' ')} in ${timeZone} is ${utc}`,
+    notASchedule: 'These reminders come from the times you enter: they are not a vendor schedule.',
+    problems: {
+      time_zone: 'That time zone is unknown. Use an IANA name such as Europe/Berlin.',
+      reset_time: 'That 5-hour window time does not exist in your time zone (a clock change?).',
+      weekly_time: 'That weekly window time does not exist in your time zone (a clock change?).',
+    },
+    languages: { en: 'English', zh: '中文' },
+  },
+  ui: {
+    siteTagline: 'Official usage-limit resets of three AI coding-tool providers, and what their cadence suggests.',
+    nav: { board: 'Board', tracker: 'Window tracker', api: 'API', about: 'About' },
+    languageSwitch: '中文',
+    languageSwitchLabel: 'Read this page in Chinese',
+    skipToContent: 'Skip to content',
+    boardCaption: 'Usage-limit resets by provider',
+    columns: { provider: 'Provider', status: 'Status', lastReset: 'Last reset', daysSince: 'Days since', nextEstimate: 'Next reset (cadence estimate)', latestSignal: 'Latest signal' },
+    never: 'none recorded',
+    noEstimate: 'not enough history',
+    anyTimeNow: 'any time now',
+    estimateWas: 'estimate was',
+    estimateNote: `Estimates are the last reset plus the median gap of the last ${MEDIAN_BASIS_RESETS} resets: a cadence, not a vendor schedule.`,
+    computedAt: 'Computed',
+    computedNote: 'Status and relative times were computed at this moment; reload for newer.',
+    latestHeading: 'Latest announcements',
+    originalPost: 'original post',
+    permalink: 'permalink',
+    scope: { global: 'everyone', plan: (name: string) => `plan: ${name}` },
+    effective: 'effective',
+    feeds: 'Feeds',
+    statsHeading: 'Statistics',
+    stats: { totalResets: 'Resets recorded', medianIntervalDays: `Median gap (last ${MEDIAN_BASIS_RESETS} resets)`, meanIntervalDays: 'Mean gap', longestWaitDays: 'Longest wait', firstRecordedAt: 'First recorded' },
+    days: (value: number) => `${value.toFixed(1)} days`,
+    historyHeading: 'History',
+    historyTruncated: (shown: number, total: number) => `The newest ${shown.toLocaleString('en')} of ${total.toLocaleString('en')} announcements; every one is in the data files:`,
+    hoursHeading: 'Reset announcements by hour of day',
+    hoursUtc: 'UTC hours',
+    hoursLocal: 'your local hours',
+    gapsHeading: 'Gaps between resets',
+    gapsMedian: 'median',
+    gapsOverdue: `overdue line (${OVERDUE_FACTOR} × median)`,
+    gapsDescription: (count: number) => `${count} gaps between consecutive resets, in days, oldest first.`,
+    trackHeading: 'How the estimate has done',
+    trackIntro: 'For each past reset: what the estimate said just before it, by the same rules, and how far off it was.',
+    trackColumns: { reset: 'Reset', estimated: 'Estimate said', error: 'Off by' },
+    trackMedian: (value: string) => `Median absolute error: ${value}.`,
+    trackEmpty: 'Not enough history yet to check the estimate.',
+    early: 'early',
+    late: 'after the estimate',
+    onTime: 'on the estimate',
+    notFoundProvider: 'Unknown provider',
+    footerTerms: 'Data as is, without warranty. Not affiliated with the providers. Link back and keep each event’s original post when republishing.',
+    badge: 'Status badge',
+  },
+};
+
+export type Translations = typeof en;

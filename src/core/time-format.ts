@@ -1,0 +1,10 @@
+import { UTCDate } from '@date-fns/utc';
+import { format } from 'date-fns';
+
+/** How an instant is written for people, whatever the zone of the machine that renders it. */
+
+/** `5 Mar 2026`: the day of an instant in UTC. */
+export const utcDay = (iso: string): string => format(new UTCDate(iso), 'd MMM yyyy');
+
+/** `2026-03-05 17:04 UTC`, from any ISO 8601 instant (UTC or with an offset). */
+export const utcMinute = (iso: string): string => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
