@@ -1,5 +1,6 @@
-// `npm run bench`: HTTP load against the production build in workerd, growth with synthetic histories, and
-// sizes. Prints Markdown tables (docs/performance.md keeps the latest). Options:
+// `npm run bench`: HTTP load against the production build in workerd, growth with synthetic histories, the
+// provenance pass over a synthetic git history, and sizes. Prints Markdown tables (docs/performance.md keeps the
+// latest). Options:
 //   --sizes 1000,10000,100000   synthetic history sizes      --seconds 5   load per endpoint
 //   --connections 16            concurrent connections      --skip-load / --skip-growth
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { measureWorkerBundle } from '../lib/bundle-size.ts';
 import { BUILT_WORKER_CONFIG, buildSite, freePort, startServer } from '../lib/local-server.ts';
 import { MCP_GET_STATUS_BODY } from '../lib/mixed-load.ts';
 import { loadEndpoint, type LoadResult, type LoadTarget } from './http-load.ts';
+import { provenanceSection } from './provenance.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
 
 const { values } = parseArgs({
@@ -168,3 +170,4 @@ console.log(`Machine: ${cpus.length} cores (${cpus[0]?.model ?? 'unknown'}), ${(
 if (!values['skip-load']) console.log(`${await loadSection()}\n`);
 console.log(`${await sizeSection()}\n`);
 if (!values['skip-growth']) console.log(`${await growthSection(values.sizes.split(',').map(Number))}\n`);
+console.log(`${await provenanceSection([10_000])}\n`);

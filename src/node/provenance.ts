@@ -22,7 +22,7 @@ interface GitResult {
 }
 
 function git(cwd: string, args: string[]): Promise<GitResult> {
-  const env = { ...process.env, LC_ALL: 'C' };
+  const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: 'C' };
   for (const name of REPOSITORY_LOCATING_VARIABLES) delete env[name];
   const fullArgs = [...PINNED_CONFIG.flatMap((setting) => ['-c', setting]), ...args];
   return new Promise((resolve) => {
@@ -41,10 +41,10 @@ function git(cwd: string, args: string[]): Promise<GitResult> {
 }
 
 /**
- * The history of the event tree at `eventsDir`, oldest commit first, or null when it is not known.
- * Paths in the patch are relative to `eventsDir` (`<provider>/<id>.json`).
+ * The text of the one `git log` pass over the event tree at `eventsDir` (see core/git-event-log.ts), or null
+ * when the history is not known. Paths in the patch are relative to `eventsDir` (`<provider>/<id>.json`).
  */
-export async function readEventHistory(eventsDir: string): Promise<HistoryCommit[] | null> {
+export async function readEventLogText(eventsDir: string): Promise<string | null> {
   const shallow = await git(eventsDir, ['rev-parse', '--is-shallow-repository']);
   if (shallow.code !== 0 || shallow.stdout.trim() !== 'false') return null;
   const log = await git(eventsDir, [
@@ -65,7 +65,13 @@ export async function readEventHistory(eventsDir: string): Promise<HistoryCommit
     '--',
     '.',
   ]);
-  return log.code === 0 ? parseEventLog(log.stdout) : null;
+  return log.code === 0 ? log.stdout : null;
+}
+
+/** The history of the event tree at `eventsDir`, oldest commit first, or null when it is not known. */
+export async function readEventHistory(eventsDir: string): Promise<HistoryCommit[] | null> {
+  const text = await readEventLogText(eventsDir);
+  return text === null ? null : parseEventLog(text);
 }
 
 export interface ProvenanceOptions {
