@@ -69,6 +69,13 @@ describe('buildSourceReport', () => {
     expect(buildSourceReport(results, new Date(CHECKED_AT))).toEqual({ checkedAt: CHECKED_AT, sources: results });
   });
 
+  it('shortens a long error to 500 characters', () => {
+    const long = 'x'.repeat(2_000);
+    const [check] = buildSourceReport([{ ...source('a', false), error: long }], new Date(CHECKED_AT)).sources;
+    expect([...check!.error!]).toHaveLength(500);
+    expect(check!.error).toBe(`${'x'.repeat(499)}…`);
+  });
+
   it('refuses a result that would not read back', () => {
     expect(() => buildSourceReport([{ ...source('a', true), url: 'not a url' }], new Date(CHECKED_AT))).toThrow();
   });

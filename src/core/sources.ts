@@ -18,6 +18,14 @@ export const DELAYED_AFTER_MINUTES = 45;
 const MS_PER_MINUTE = 60_000;
 export const DELAYED_AFTER_MS = DELAYED_AFTER_MINUTES * MS_PER_MINUTE;
 
+/** A failure's reason is kept short: it is shown to readers, and a feed's error page must not fill the KV value. */
+export const ERROR_MAX_CHARACTERS = 500;
+
+const shortened = (text: string): string => {
+  const characters = [...text];
+  return characters.length <= ERROR_MAX_CHARACTERS ? text : `${characters.slice(0, ERROR_MAX_CHARACTERS - 1).join('')}…`;
+};
+
 export const SourceCheckSchema = z
   .strictObject({
     provider: ProviderSchema,
@@ -25,7 +33,7 @@ export const SourceCheckSchema = z
     url: z.url().describe('the feed that was read'),
     checkedAt: UtcTimestampSchema.describe('when this source was read'),
     ok: z.boolean().describe('the feed answered and could be read'),
-    error: z.string().max(500).nullable().describe('why it failed; null when ok'),
+    error: z.string().max(ERROR_MAX_CHARACTERS).nullable().describe('why it failed; null when ok'),
     itemsSeen: z.int().nonnegative().describe('items in the feed at that check (0 when it failed)'),
   })
   .meta({ id: 'SourceCheck' });
@@ -51,9 +59,13 @@ export const SourcesResponseSchema = z
   .meta({ id: 'SourcesResponse' });
 export type SourcesResponse = z.infer<typeof SourcesResponseSchema>;
 
-/** A watch run's results as the report stores them; throws when a result does not fit the schema. */
+/**
+ * A watch run's results as the report stores them, long error texts shortened; throws when a result does
+ * not fit the schema (a bug in the watcher, not a property of a feed).
+ */
 export function buildSourceReport(results: readonly SourceCheck[], finishedAt: Date): SourceReport {
-  return SourceReportSchema.parse({ checkedAt: finishedAt.toISOString(), sources: results });
+  const sources = results.map((result) => ({ ...result, error: result.error === null ? null : shortened(result.error) }));
+  return SourceReportSchema.parse({ checkedAt: finishedAt.toISOString(), sources });
 }
 
 export const sourcesStateOf = (report: SourceReport | null, now: Date): SourcesState => {
