@@ -1,5 +1,6 @@
-// `npm run bench`: HTTP load against the production build in workerd, growth with synthetic histories, and
-// sizes. Prints Markdown tables (docs/performance.md keeps the latest). Options:
+// `npm run bench`: HTTP load against the production build in workerd, growth with synthetic histories, the
+// provenance pass over a synthetic git history, and sizes. Prints Markdown tables (docs/performance.md keeps the
+// latest). Options:
 //   --sizes 1000,10000,100000   synthetic history sizes      --seconds 5   load per endpoint
 //   --connections 16            concurrent connections      --skip-load / --skip-growth
 //   --cpu-only                  only the CPU time of the built worker per request, at each size
@@ -15,6 +16,7 @@ import { BUILT_WORKER_CONFIG, buildSite, freePort, startServer } from '../lib/lo
 import { MCP_GET_STATUS_BODY } from '../lib/mixed-load.ts';
 import { loadEndpoint, type LoadResult, type LoadTarget } from './http-load.ts';
 import { CPU_TARGETS, measureWorkerCpu } from './cpu.ts';
+import { provenanceSection } from './provenance.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
 
 const { values } = parseArgs({
@@ -208,3 +210,4 @@ if (!values['skip-load']) console.log(`${await loadSection()}\n`);
 console.log(`${await sizeSection()}\n`);
 console.log(`${await cpuSection(sizes)}\n`);
 if (!values['skip-growth']) console.log(`${await growthSection(sizes)}\n`);
+console.log(`${await provenanceSection([10_000])}\n`);

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { LOCAL_STATE_DIR } from '../../src/node/local-state.ts';
 
 /**
  * Building the site and serving the production build in workerd, shared by `npm start`, the tests and the
@@ -41,7 +42,10 @@ export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe' }: BuildO
 
 export interface ServeOptions {
   port: number;
-  /** Where workerd keeps local state (the rate limiter's counters); a fresh folder isolates a test run. */
+  /**
+   * Where workerd keeps local state (the rate limiter's counters, the source-health KV); a fresh folder
+   * isolates a test run. Defaults to the project's LOCAL_STATE_DIR, the one `npm run watch` writes to.
+   */
   persistTo?: string;
   host?: string;
   stdio?: StdioOptions;
@@ -53,10 +57,10 @@ export interface ServeOptions {
  * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next.
  * It runs in a process group of its own, so `stopServer` ends wrangler and the workerd processes it starts.
  */
-export function serveBuild({ port, persistTo, host = '127.0.0.1', stdio = 'pipe', workerConfig = BUILT_WORKER_CONFIG }: ServeOptions): ChildProcess {
+export function serveBuild({ port, persistTo = LOCAL_STATE_DIR, host = '127.0.0.1', stdio = 'pipe', workerConfig = BUILT_WORKER_CONFIG }: ServeOptions): ChildProcess {
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
-  if (persistTo) args.push('--persist-to', persistTo);
+  args.push('--persist-to', persistTo);
   return spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...quietToolEnv }, stdio, detached: true });
 }
 
@@ -123,18 +127,20 @@ async function residentBytesOfGroup(groupId: number): Promise<number> {
  * static file by default, so that the worker's first request is still to come: the cold start).
  */
 export async function startServer(
-  options: Omit<ServeOptions, 'port' | 'persistTo' | 'stdio'> & { port?: number; readyPath?: string } = {},
+  options: Omit<ServeOptions, 'port' | 'stdio'> & { port?: number; readyPath?: string } = {},
 ): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
-  const state = await mkdtemp(path.join(tmpdir(), 'departures-board-state-'));
+  // A state folder of its own unless one is given (a test that wrote the source-health KV first).
+  const ownState = options.persistTo === undefined;
+  const state = options.persistTo ?? (await mkdtemp(path.join(tmpdir(), 'departures-board-state-')));
   const server = serveBuild({ ...options, port, persistTo: state });
   let log = '';
   server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const stop = async () => {
     stopServer(server);
-    await rm(state, { recursive: true, force: true });
+    if (ownState) await rm(state, { recursive: true, force: true });
   };
   try {
     await waitUntilServing(`${baseUrl}${options.readyPath ?? '/favicon.svg'}`, server);

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { ProviderSchema } from './enums.ts';
+import { UtcTimestampSchema } from './schemas.ts';
+import { SOURCE_HEALTH_WORDS } from './sources-words.ts';
+import type { Locale } from './vocabulary.ts';
+
+/**
+ * Source health: each `npm run watch` run writes a report of the sources it read to a Workers KV key, and
+ * `GET /api/sources` serves it with a `state` computed at request time. A board whose last check is older
+ * than 45 minutes says it is delayed; a source that failed is counted, never hidden.
+ */
+
+/** The Workers KV binding (wrangler.jsonc `kv_namespaces`) and the key of the latest report in it. */
+export const SOURCE_HEALTH_BINDING = 'SOURCE_HEALTH';
+export const SOURCE_REPORT_KEY = 'source-report';
+/** A report older than this makes the board `delayed` (the watch workflow runs every 15 to 30 minutes). */
+export const DELAYED_AFTER_MINUTES = 45;
+const MS_PER_MINUTE = 60_000;
+export const DELAYED_AFTER_MS = DELAYED_AFTER_MINUTES * MS_PER_MINUTE;
+
+/** A failure's reason is kept short: it is shown to readers, and a feed's error page must not fill the KV value. */
+export const ERROR_MAX_CHARACTERS = 500;
+
+const shortened = (text: string): string => {
+  const characters = [...text];
+  return characters.length <= ERROR_MAX_CHARACTERS ? text : `${characters.slice(0, ERROR_MAX_CHARACTERS - 1).join('')}…`;
+};
+
+export const SourceCheckSchema = z
+  .strictObject({
+    provider: ProviderSchema,
+    name: z.string().min(1).max(100).describe('the account the feed belongs to'),
+    url: z.url().describe('the feed that was read'),
+    checkedAt: UtcTimestampSchema.describe('when this source was read'),
+    ok: z.boolean().describe('the feed answered and could be read'),
+    error: z.string().max(ERROR_MAX_CHARACTERS).nullable().describe('why it failed; null when ok'),
+    itemsSeen: z.int().nonnegative().describe('items in the feed at that check (0 when it failed)'),
+  })
+  .meta({ id: 'SourceCheck' });
+export type SourceCheck = z.infer<typeof SourceCheckSchema>;
+
+export const SourceReportSchema = z
+  .strictObject({
+    checkedAt: UtcTimestampSchema.describe('when the watch run finished'),
+    sources: z.array(SourceCheckSchema),
+  })
+  .meta({ id: 'SourceReport' });
+export type SourceReport = z.infer<typeof SourceReportSchema>;
+
+export const SourcesStateSchema = z.enum(['current', 'delayed', 'unknown']).meta({ id: 'SourcesState' });
+export type SourcesState = z.infer<typeof SourcesStateSchema>;
+
+export const SourcesResponseSchema = z
+  .strictObject({
+    checkedAt: UtcTimestampSchema.nullable().describe('when the last watch run finished; null before the first'),
+    sources: z.array(SourceCheckSchema),
+    state: SourcesStateSchema.describe(`current; delayed when the last report is older than ${DELAYED_AFTER_MINUTES} minutes; unknown without a report`),
+  })
+  .meta({ id: 'SourcesResponse' });
+export type SourcesResponse = z.infer<typeof SourcesResponseSchema>;
+
+/**
+ * A watch run's results as the report stores them, long error texts shortened; throws when a result does
+ * not fit the schema (a bug in the watcher, not a property of a feed).
+ */
+export function buildSourceReport(results: readonly SourceCheck[], finishedAt: Date): SourceReport {
+  const sources = results.map((result) => ({ ...result, error: result.error === null ? null : shortened(result.error) }));
+  return SourceReportSchema.parse({ checkedAt: finishedAt.toISOString(), sources });
+}
+
+export const sourcesStateOf = (report: SourceReport | null, now: Date): SourcesState => {
+  if (report === null) return 'unknown';
+  return now.getTime() - Date.parse(report.checkedAt) > DELAYED_AFTER_MS ? 'delayed' : 'current';
+};
+
+const UNKNOWN: SourcesResponse = { checkedAt: null, sources: [], state: 'unknown' };
+
+/**
+ * `GET /api/sources` from the text stored under SOURCE_REPORT_KEY (null: no run has written one yet).
+ * A stored value that is not a valid report is answered as `unknown`, not as a server error: readers learn
+ * as much as with no report at all, and `problem` says why so the handler can log it.
+ */
+export function sourcesResponse(stored: string | null, now: Date): { response: SourcesResponse; problem: string | null } {
+  if (stored === null) return { response: UNKNOWN, problem: null };
+  let json: unknown;
+  try {
+    json = JSON.parse(stored);
+  } catch {
+    return { response: UNKNOWN, problem: `the stored ${SOURCE_REPORT_KEY} is not JSON` };
+  }
+  const parsed = SourceReportSchema.safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    return { response: UNKNOWN, problem: `the stored ${SOURCE_REPORT_KEY} is not a SourceReport: ${first?.path.join('.') || '(root)'} ${first?.message ?? ''}`.trim() };
+  }
+  const report = parsed.data;
+  return { response: { checkedAt: report.checkedAt, sources: report.sources, state: sourcesStateOf(report, now) }, problem: null };
+}
+
+const MS_PER_HOUR = 60 * MS_PER_MINUTE;
+const MS_PER_DAY = 24 * MS_PER_HOUR;
+
+/** "4 min ago", "3 h ago", "2 d ago": whole units, rounded down; under a minute (or in the future) "just now". */
+export function checkedAgo(checkedAt: string, now: Date, locale: Locale): string {
+  const words = SOURCE_HEALTH_WORDS[locale];
+  const age = now.getTime() - Date.parse(checkedAt);
+  if (age < MS_PER_MINUTE) return words.justNow;
+  if (age < MS_PER_HOUR) return words.minutesAgo(Math.floor(age / MS_PER_MINUTE));
+  if (age < 2 * MS_PER_DAY) return words.hoursAgo(Math.floor(age / MS_PER_HOUR));
+  return words.daysAgo(Math.floor(age / MS_PER_DAY));
+}
+
+/** The board's one line about its sources, e.g. "sources checked 4 min ago, 5 of 6 answering, 1 failing". */
+export function sourceHealthLine(response: SourcesResponse, now: Date, locale: Locale): string {
+  const words = SOURCE_HEALTH_WORDS[locale];
+  if (response.state === 'unknown' || response.checkedAt === null) return words.notCheckedYet;
+  const ago = checkedAgo(response.checkedAt, now, locale);
+  const total = response.sources.length;
+  const answering = response.sources.filter((source) => source.ok).length;
+  const failing = total - answering;
+  const parts = response.state === 'delayed' ? [words.delayed(ago)] : [words.checked(ago), words.answering(answering, total)];
+  if (failing > 0) parts.push(words.failing(failing));
+  return parts.join(words.separator);
+}
