@@ -19,8 +19,8 @@ export const TEASE_FRESHNESS_MS = 7 * MS_PER_DAY;
 const OVERDUE_NUMERATOR = 3;
 const OVERDUE_DENOMINATOR = 2;
 
-/** Whether a tease still says something: newer than the last reset, and fresh or pointing ahead. */
-function teaseIsLive(tease: Event, lastReset: Event | null, nowMs: number): boolean {
+/** Whether a tease still says something: newer than the last reset, and fresh or pointing ahead (the status rule; the forecast reuses it). */
+export function teaseIsLive(tease: Event, lastReset: Event | null, nowMs: number): boolean {
   const newerThanLastReset = lastReset === null || announcedMs(tease) > announcedMs(lastReset);
   const fresh = nowMs - announcedMs(tease) < TEASE_FRESHNESS_MS;
   const pointsAhead = tease.effectiveAt !== null && effectiveMs(tease) > nowMs;
