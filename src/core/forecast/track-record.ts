@@ -1,7 +1,6 @@
 import { FORECAST_BASIS_GAPS, gapsBetween } from '../cadence.ts';
 import { PROVIDERS, type Provider } from '../enums.ts';
-import { resetsInEffect } from '../history.ts';
-import { announcedMs, compareByEffectiveTime, compareNewestFirst, effectiveMs, eventsKnownAt, MS_PER_DAY, toIsoTimestamp } from '../ordering.ts';
+import { announcedMs, compareNewestFirst, effectiveMs, eventsKnownAt, MS_PER_DAY, toIsoTimestamp } from '../ordering.ts';
 import type { Event } from '../schemas.ts';
 import { chanceWithin, judgeForecast, MIN_FORECAST_GAPS, roundTo3, type ForecastJudgement } from './rule.ts';
 import type { ForecastTrackRecord, HorizonScore, ProviderForecastTrackRecord, ReliabilityBin } from './schemas.ts';
@@ -19,7 +18,8 @@ import type { ForecastTrackRecord, HorizonScore, ProviderForecastTrackRecord, Re
  * - Base rate: the share of the scored checkpoints with a reset within h, forecast at every one of them
  *   (the climatology of the Brier skill score). It is known only in hindsight, so it is a demanding yardstick.
  *
- * One sweep through time with the resets kept in effective-time order: O(events + checkpoints × 20).
+ * Times are parsed once, then one sweep through time keeps the resets in effective-time order:
+ * O(events × log events + checkpoints × 20).
  */
 
 export const SCORED_HORIZONS = { '1d': 1, '7d': 7 } as const;
@@ -31,56 +31,76 @@ export interface Checkpoint {
   judgement: ForecastJudgement;
 }
 
-/** Inserts into a list kept in order; from the end, because events mostly arrive in order. */
-function insertInOrder(list: Event[], event: Event, compare: (a: Event, b: Event) => number): void {
-  let index = list.length;
-  while (index > 0 && compare(list[index - 1]!, event) > 0) index -= 1;
-  list.splice(index, 0, event);
+/** An event with its times parsed once: a long history is sorted and swept without re-parsing timestamps. */
+interface TimedEvent {
+  event: Event;
+  announcedMs: number;
+  effectiveMs: number;
 }
 
-/** When a reset is in effect on the board: it must be both announced and effective. */
-const inEffectFromMs = (reset: Event): number => Math.max(announcedMs(reset), effectiveMs(reset));
+/** The provider's events known at `builtAt`, oldest announcement first. */
+const timedEvents = (provider: Provider, events: readonly Event[], builtAt: Date): TimedEvent[] =>
+  eventsKnownAt(events, builtAt)
+    .filter((event) => event.provider === provider)
+    .map((event) => ({ event, announcedMs: announcedMs(event), effectiveMs: effectiveMs(event) }))
+    .sort((a, b) => a.announcedMs - b.announcedMs);
 
-/** The moment the sixth reset came into effect (5 gaps exist); null if that has not happened by `builtAt`. */
-export function firstCheckpointMs(provider: Provider, events: readonly Event[], builtAt: Date): number | null {
-  const moments = resetsInEffect(provider, events, builtAt)
-    .map(inEffectFromMs)
-    .sort((a, b) => a - b);
+/** The order of compareByEffectiveTime (effective time, then announcement, then id), on parsed times. */
+const byEffectiveTime = (a: TimedEvent, b: TimedEvent): number =>
+  a.effectiveMs - b.effectiveMs || a.announcedMs - b.announcedMs || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0);
+
+/** Inserts into a list kept in order; from the end, because events mostly arrive in order. */
+function insertInOrder(list: TimedEvent[], item: TimedEvent): void {
+  let index = list.length;
+  while (index > 0 && byEffectiveTime(list[index - 1]!, item) > 0) index -= 1;
+  list.splice(index, 0, item);
+}
+
+/** The resets in effect at `builtAt`: what happened, whenever it was recorded. */
+const resetsHappened = (timed: readonly TimedEvent[], builtAtMs: number): TimedEvent[] =>
+  timed.filter(({ event, effectiveMs }) => event.kind === 'reset' && effectiveMs <= builtAtMs);
+
+/**
+ * The first checkpoint: the moment the sixth reset came into effect on the board (5 gaps exist). A reset is
+ * on the board once it is both announced and effective; null if that has not happened by `builtAt`.
+ */
+function firstCheckpointMs(happened: readonly TimedEvent[]): number | null {
+  const moments = happened.map(({ announcedMs, effectiveMs }) => Math.max(announcedMs, effectiveMs)).sort((a, b) => a - b);
   return moments[MIN_FORECAST_GAPS] ?? null;
 }
 
-/** The rule's judgement at every checkpoint, each from the events known then. */
-export function replayCheckpoints(provider: Provider, events: readonly Event[], builtAt: Date): Checkpoint[] {
-  const firstMs = firstCheckpointMs(provider, events, builtAt);
+function replayTimed(provider: Provider, timed: readonly TimedEvent[], builtAtMs: number): Checkpoint[] {
+  const firstMs = firstCheckpointMs(resetsHappened(timed, builtAtMs));
   if (firstMs === null) return [];
-  const byAnnouncement = eventsKnownAt(events, builtAt)
-    .filter((event) => event.provider === provider)
-    .sort((a, b) => announcedMs(a) - announcedMs(b));
-  const pending: Event[] = [];
-  const inEffect: Event[] = [];
+  const pending: TimedEvent[] = [];
+  const inEffect: TimedEvent[] = [];
   let known = 0;
   let newestTease: Event | null = null;
   const checkpoints: Checkpoint[] = [];
-  for (let atMs = firstMs; atMs <= builtAt.getTime(); atMs += MS_PER_DAY) {
-    for (; known < byAnnouncement.length && announcedMs(byAnnouncement[known]!) <= atMs; known += 1) {
-      const event = byAnnouncement[known]!;
-      if (event.kind === 'reset') insertInOrder(pending, event, compareByEffectiveTime);
-      if (event.kind === 'tease' && (newestTease === null || compareNewestFirst(event, newestTease) < 0)) newestTease = event;
+  for (let atMs = firstMs; atMs <= builtAtMs; atMs += MS_PER_DAY) {
+    for (; known < timed.length && timed[known]!.announcedMs <= atMs; known += 1) {
+      const item = timed[known]!;
+      if (item.event.kind === 'reset') insertInOrder(pending, item);
+      if (item.event.kind === 'tease' && (newestTease === null || compareNewestFirst(item.event, newestTease) < 0)) newestTease = item.event;
     }
-    while (pending.length > 0 && effectiveMs(pending[0]!) <= atMs) insertInOrder(inEffect, pending.shift()!, compareByEffectiveTime);
+    while (pending.length > 0 && pending[0]!.effectiveMs <= atMs) insertInOrder(inEffect, pending.shift()!);
     const judgement = judgeForecast({
       provider,
       nowMs: atMs,
       eventCount: known,
-      lastReset: inEffect.at(-1) ?? null,
-      basisGapsMs: gapsBetween(inEffect.slice(-(FORECAST_BASIS_GAPS + 1)).map(effectiveMs)),
-      soonestPending: pending[0] ?? null,
+      lastReset: inEffect.at(-1)?.event ?? null,
+      basisGapsMs: gapsBetween(inEffect.slice(-(FORECAST_BASIS_GAPS + 1)).map((item) => item.effectiveMs)),
+      soonestPending: pending[0]?.event ?? null,
       newestTease,
     });
     checkpoints.push({ atMs, judgement });
   }
   return checkpoints;
 }
+
+/** The rule's judgement at every checkpoint, each from the events known then. */
+export const replayCheckpoints = (provider: Provider, events: readonly Event[], builtAt: Date): Checkpoint[] =>
+  replayTimed(provider, timedEvents(provider, events, builtAt), builtAt.getTime());
 
 /** One scored forecast: the unrounded probability and whether a reset followed within the horizon. */
 export interface ScoredForecast {
@@ -151,8 +171,11 @@ export function scoreHorizon(scored: readonly ScoredForecast[]): HorizonScore {
 }
 
 export function providerForecastTrackRecord(provider: Provider, events: readonly Event[], builtAt: Date): ProviderForecastTrackRecord {
-  const checkpoints = replayCheckpoints(provider, events, builtAt);
-  const resetTimesMs = resetsInEffect(provider, events, builtAt).map(effectiveMs);
+  const timed = timedEvents(provider, events, builtAt);
+  const checkpoints = replayTimed(provider, timed, builtAt.getTime());
+  const resetTimesMs = resetsHappened(timed, builtAt.getTime())
+    .map((item) => item.effectiveMs)
+    .sort((a, b) => a - b);
   const horizon = (days: number) => scoreHorizon(scoredForecasts(checkpoints, resetTimesMs, builtAt.getTime(), days));
   return {
     provider,
