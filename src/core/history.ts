@@ -6,9 +6,10 @@ import { EventSchema, UtcTimestampSchema, type Event } from './schemas.ts';
 
 /**
  * A provider's history reduced to what the board needs: the last 10 resets in effect, running gap totals,
- * the last 20 gaps (the forecast's basis), the resets still pending, and a few single events. Built once from every event at `asOf` (at build time,
- * from the whole history), it answers the board for any later `now` without the history: pending resets
- * that have since taken effect are folded in (board.ts).
+ * the last 20 gaps (the forecast's basis), the resets still pending, and a few single events. Built once
+ * from every event at `asOf` (at build time, from the whole history), it answers the board and the
+ * forecast for any later `now` without the history: pending resets that have since taken effect are
+ * folded in (board.ts, cadenceAt).
  */
 export const ProviderSummarySchema = z.strictObject({
   provider: ProviderSchema,
