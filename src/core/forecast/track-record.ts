@@ -23,7 +23,6 @@ import type { ForecastTrackRecord, HorizonScore, ProviderForecastTrackRecord, Re
  */
 
 export const SCORED_HORIZONS = { '1d': 1, '7d': 7 } as const;
-export type ScoredHorizon = keyof typeof SCORED_HORIZONS;
 const RELIABILITY_BINS = 10;
 
 export interface Checkpoint {
