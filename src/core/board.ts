@@ -1,24 +1,31 @@
-import { cadenceEstimate, gapsBetween, MEDIAN_BASIS_RESETS, msToDays } from './cadence.ts';
+import { cadenceEstimate, FORECAST_BASIS_GAPS, gapsBetween, MEDIAN_BASIS_RESETS, msToDays } from './cadence.ts';
 import { PROVIDERS, type Provider } from './enums.ts';
 import { resetsInEffect, summarizeProvider, type ProviderSummary } from './history.ts';
 import { effectiveMs, MS_PER_DAY, toIsoTimestamp } from './ordering.ts';
 import type { Event, NextEstimate, ProviderStatus, StatusResponse } from './schemas.ts';
 import { deriveStatusWord } from './status-word.ts';
 
-/** A provider's cadence at `now`: the summary with the pending resets whose time has come folded in. */
-interface CadenceAt {
+/**
+ * A provider's cadence at `now`: the summary with the pending resets whose time has come folded in. The one
+ * place that folds them, for the board, the estimate and the forecast alike.
+ */
+export interface CadenceAt {
   nowMs: number;
   lastReset: Event | null;
   recentResets: Event[];
   gapCount: number;
   gapSumMs: number;
   longestGapMs: number | null;
+  /** The last (at most 20) gaps, oldest first: the forecast's basis. */
+  recentGapsMs: number[];
+  /** Resets announced that take effect after `now`, soonest first. */
   stillPending: Event[];
 }
 
-function cadenceAt(summary: ProviderSummary, now: Date): CadenceAt {
+export function cadenceAt(summary: ProviderSummary, now: Date): CadenceAt {
   const nowMs = now.getTime();
   const recentResets = [...summary.recentResets];
+  const recentGapsMs = [...summary.recentGapsMs];
   let { gapCount, gapSumMs, longestGapMs } = summary;
   const stillPending: Event[] = [];
   for (const reset of summary.pendingResets) {
@@ -32,11 +39,21 @@ function cadenceAt(summary: ProviderSummary, now: Date): CadenceAt {
       gapCount += 1;
       gapSumMs += gap;
       longestGapMs = Math.max(longestGapMs ?? gap, gap);
+      recentGapsMs.push(gap);
     }
     recentResets.push(reset);
   }
   const tail = recentResets.slice(-MEDIAN_BASIS_RESETS);
-  return { nowMs, lastReset: tail.at(-1) ?? null, recentResets: tail, gapCount, gapSumMs, longestGapMs, stillPending };
+  return {
+    nowMs,
+    lastReset: tail.at(-1) ?? null,
+    recentResets: tail,
+    gapCount,
+    gapSumMs,
+    longestGapMs,
+    recentGapsMs: recentGapsMs.slice(-FORECAST_BASIS_GAPS),
+    stillPending,
+  };
 }
 
 const daysSinceLastReset = ({ lastReset, nowMs }: CadenceAt) => (lastReset === null ? null : msToDays(nowMs - effectiveMs(lastReset)));

@@ -8,6 +8,9 @@ import { MS_PER_DAY } from './ordering.ts';
 /** The number of most recent resets whose gaps feed the median (and so `nextEstimate`). */
 export const MEDIAN_BASIS_RESETS = 10;
 
+/** The number of most recent gaps the forecast's probabilities are counted over (decisions.md, "Forecast"). */
+export const FORECAST_BASIS_GAPS = 20;
+
 export const gapsBetween = (ascendingTimesMs: readonly number[]): number[] =>
   ascendingTimesMs.slice(1).map((time, index) => time - ascendingTimesMs[index]!);
 

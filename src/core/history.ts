@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { gapsBetween, hourHistogramUtc, MEDIAN_BASIS_RESETS } from './cadence.ts';
+import { FORECAST_BASIS_GAPS, gapsBetween, hourHistogramUtc, MEDIAN_BASIS_RESETS } from './cadence.ts';
 import { ProviderSchema, type Provider } from './enums.ts';
 import { announcedMs, compareByEffectiveTime, compareNewestFirst, effectiveMs, eventsKnownAt } from './ordering.ts';
 import { EventSchema, UtcTimestampSchema, type Event } from './schemas.ts';
 
 /**
  * A provider's history reduced to what the board needs: the last 10 resets in effect, running gap totals,
- * the resets still pending, and a few single events. Built once from every event at `asOf` (at build time,
- * from the whole history), it answers the board for any later `now` without the history: pending resets
- * that have since taken effect are folded in (board.ts).
+ * the last 20 gaps (the forecast's basis), the resets still pending, and a few single events. Built once
+ * from every event at `asOf` (at build time, from the whole history), it answers the board and the
+ * forecast for any later `now` without the history: pending resets that have since taken effect are
+ * folded in (board.ts, cadenceAt).
  */
 export const ProviderSummarySchema = z.strictObject({
   provider: ProviderSchema,
@@ -24,6 +25,8 @@ export const ProviderSummarySchema = z.strictObject({
   gapCount: z.int().nonnegative(),
   gapSumMs: z.number().nonnegative(),
   longestGapMs: z.number().nonnegative().nullable(),
+  /** The last (at most 20) gaps between resets in effect at `asOf`, oldest first: the forecast's basis. */
+  recentGapsMs: z.array(z.number().nonnegative()).max(FORECAST_BASIS_GAPS),
   /** Resets announced by `asOf` that take effect after it, soonest first. */
   pendingResets: z.array(EventSchema),
 });
@@ -57,6 +60,7 @@ export function summarizeProvider(provider: Provider, events: readonly Event[], 
     gapSumMs: gapsMs.reduce((sum, gap) => sum + gap, 0),
     // A reduce, not Math.max(...gaps): a long history must not overflow the call's argument list.
     longestGapMs: gapsMs.length === 0 ? null : gapsMs.reduce((longest, gap) => Math.max(longest, gap)),
+    recentGapsMs: gapsMs.slice(-FORECAST_BASIS_GAPS),
     pendingResets: resets.filter((reset) => effectiveMs(reset) > asOfMs).sort(compareByEffectiveTime),
   };
 }

@@ -21,8 +21,8 @@ const OVERDUE_DENOMINATOR = 2;
 /** The same threshold as a number, for charts and words (the rule itself compares the fraction exactly). */
 export const OVERDUE_FACTOR = OVERDUE_NUMERATOR / OVERDUE_DENOMINATOR;
 
-/** Whether a tease still says something: newer than the last reset, and fresh or pointing ahead. */
-function teaseIsLive(tease: Event, lastReset: Event | null, nowMs: number): boolean {
+/** Whether a tease still says something: newer than the last reset, and fresh or pointing ahead (the status rule; the forecast reuses it). */
+export function teaseIsLive(tease: Event, lastReset: Event | null, nowMs: number): boolean {
   const newerThanLastReset = lastReset === null || announcedMs(tease) > announcedMs(lastReset);
   const fresh = nowMs - announcedMs(tease) < TEASE_FRESHNESS_MS;
   const pointsAhead = tease.effectiveAt !== null && effectiveMs(tease) > nowMs;
