@@ -6,6 +6,9 @@ import { staticHeaders } from './src/integrations/static-headers.ts';
 import { validatedEvents } from './src/integrations/validated-events.ts';
 import { siteUrl } from './src/node/site-url.ts';
 
+// Checks the events and reads the data set marker; the _headers writer says "sample data" when it does.
+const events = validatedEvents();
+
 export default defineConfig({
   site: siteUrl(),
   output: 'static',
@@ -23,5 +26,5 @@ export default defineConfig({
       alias: [{ find: /^\.\.\/validation\/ajv-provider\.js$/, replacement: fileURLToPath(new URL('./functions/mcp/without-ajv.ts', import.meta.url)) }],
     },
   },
-  integrations: [validatedEvents(), staticHeaders()],
+  integrations: [events, staticHeaders({ servesSampleData: events.servesSampleData })],
 });

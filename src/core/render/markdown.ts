@@ -2,6 +2,7 @@ import type { Locale } from '../enums.ts';
 import { KIND_LABELS, PROVIDER_LABELS, STATUS_LABELS } from '../enums.ts';
 import { MACHINE_READABLE_ENDPOINTS } from '../api/endpoints.ts';
 import type { Event, ProviderStatus, StatusResponse } from '../schemas.ts';
+import { SAMPLE_DATA_NOTICE } from '../sample-data.ts';
 import { eventPageUrl, SERVICE_NAME } from '../site.ts';
 import { utcMinute } from './labels.ts';
 
@@ -15,6 +16,8 @@ export interface MarkdownInput {
   events: readonly Event[];
   baseUrl: string;
   locale: Locale;
+  /** The events are the fictional sample set: the mirror says so before anything else. */
+  sampleData: boolean;
 }
 
 /** Text from the data never becomes Markdown syntax: links, emphasis, headings, HTML stay literal. */
@@ -66,10 +69,12 @@ const TEXT = {
   },
 } as const;
 
-export function renderBoardMarkdown({ board, events, baseUrl, locale }: MarkdownInput): string {
+export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData }: MarkdownInput): string {
   const text = TEXT[locale];
   const nowMs = Date.parse(board.updatedAt);
-  const lines = [`# ${SERVICE_NAME}`, '', `> ${text.intro(board.updatedAt)}`, '', `## ${text.statusHeading}`, ''];
+  const lines = [`# ${SERVICE_NAME}`, ''];
+  if (sampleData) lines.push(`**${SAMPLE_DATA_NOTICE[locale]}**`, '');
+  lines.push(`> ${text.intro(board.updatedAt)}`, '', `## ${text.statusHeading}`, '');
 
   for (const row of board.providers) {
     const status = `**${PROVIDER_LABELS[locale][row.provider]}**: ${STATUS_LABELS[locale][row.status]} (\`${row.status}\`)`;
