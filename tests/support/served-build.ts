@@ -1,8 +1,9 @@
 import type { TestProject } from 'vitest/node';
 import { buildSite, freePort, startServer } from '../../scripts/lib/local-server.ts';
+import { SERVED_EVENTS_DIR } from './served-events.ts';
 
 /**
- * Global setup of the `served` tests: builds the site from the shipped events once and serves the
+ * Global setup of the `served` tests: builds the site from their own event tree once and serves the
  * production build in workerd on a free port, as `npm start` does; tests read `baseUrl`.
  */
 
@@ -14,7 +15,7 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const port = await freePort();
-  await buildSite({ siteUrl: `http://127.0.0.1:${port}` });
+  await buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir: SERVED_EVENTS_DIR });
   const server = await startServer({ port });
   project.provide('baseUrl', server.baseUrl);
   return server.stop;
