@@ -38,6 +38,16 @@ describe('sample data says so', () => {
     expect(chinese.split('\n')[2]).toMatch(/^\*\*示例数据：本站的所有公告都是虚构的/);
   });
 
+  it('in the board summary MCP gives agents', async () => {
+    const response = await fetch(`${baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `${baseUrl}/index.md` } }),
+    });
+    const body = (await response.json()) as { result: { contents: { text: string }[] } };
+    expect(body.result.contents[0]!.text.split('\n')[2]).toMatch(/^\*\*Sample data: every event on this site is fictional/);
+  });
+
   it('in an X-Sample-Data header on every response, from the worker and from static files', async () => {
     const home = await (await fetch(`${baseUrl}/`)).text();
     const stylesheet = /href="(\/_astro\/[^"]+\.css)"/.exec(home)?.[1];
