@@ -9,6 +9,8 @@ import { siteUrl } from './src/node/site-url.ts';
 
 // One id per build, shared by the pages that write the edge's data files and the worker that reads them.
 const buildId = process.env.BUILD_ID ?? `${new Date().toISOString()}-${randomUUID().slice(0, 8)}`;
+// Checks the events and reads the data set marker; the _headers writer says "sample data" when it does.
+const events = validatedEvents();
 
 export default defineConfig({
   site: siteUrl(),
@@ -28,5 +30,5 @@ export default defineConfig({
       alias: [{ find: /^\.\.\/validation\/ajv-provider\.js$/, replacement: fileURLToPath(new URL('./functions/mcp/without-ajv.ts', import.meta.url)) }],
     },
   },
-  integrations: [validatedEvents(), staticHeaders()],
+  integrations: [events, staticHeaders({ servesSampleData: events.servesSampleData })],
 });

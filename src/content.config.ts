@@ -1,11 +1,11 @@
 import { defineCollection } from 'astro:content';
-import { glob } from 'astro/loaders';
 import { EventSchema } from './core/schemas.ts';
-import { eventsDirectory } from './node/events-directory.ts';
+import { validatedEventsLoader } from './node/events-loader.ts';
 
 export const collections = {
   events: defineCollection({
-    loader: glob({ pattern: '*/*.json', base: eventsDirectory() }),
+    // Not Astro's glob loader: the build reads exactly the files `npm run validate` accepts, through the same reader.
+    loader: validatedEventsLoader(),
     schema: EventSchema,
   }),
 };

@@ -4,6 +4,7 @@ import { HistoryIndexSchema, PublishedEventsSchema } from '../src/core/dataset.t
 import { compareNewestFirst } from '../src/core/ordering.ts';
 import { STATUS_LABELS } from '../src/core/vocabulary.ts';
 import { checkEventTree } from '../src/node/check-event-tree.ts';
+import { SERVED_EVENTS_DIR } from './support/served-events.ts';
 
 const baseUrl = inject('baseUrl');
 
@@ -19,7 +20,7 @@ describe('the production build served in workerd', async () => {
     expect((await fetch(`${baseUrl}/badge/${provider}.png`)).status).toBe(404);
   });
 
-  const { events } = await checkEventTree('content/events');
+  const { events } = await checkEventTree(SERVED_EVENTS_DIR);
   const published = events.filter((event) => event.verified).sort(compareNewestFirst);
 
   it('publishes exactly the verified events as the whole history, one file per provider and year', async () => {

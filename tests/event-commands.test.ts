@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkEventTree } from '../src/node/check-event-tree.ts';
+import { SERVED_EVENTS_DIR } from './support/served-events.ts';
 
-/** npm run event:add and event:verify, run on a temporary copy of content/events (never the real one). */
+/** npm run event:add and event:verify, run on a temporary copy of a fixture tree (never content/events). */
 
 async function copyOfEvents() {
   const root = path.join(await mkdtemp(path.join(tmpdir(), 'departures-board-events-')), 'events');
-  await cp('content/events', root, { recursive: true });
+  await cp(SERVED_EVENTS_DIR, root, { recursive: true });
   return root;
 }
 const run = (script: string, args: string[], eventsDir: string) =>
@@ -55,7 +56,7 @@ describe('npm run event:add', () => {
     const missing = run('scripts/event-add.ts', ['--provider', 'provider_b'], root);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/Missing: --kind, --url, --account, --summary, --announced/);
-    expect((await checkEventTree(root)).events.length).toBe((await checkEventTree('content/events')).events.length);
+    expect((await checkEventTree(root)).events.length).toBe((await checkEventTree(SERVED_EVENTS_DIR)).events.length);
   });
 });
 

@@ -3,13 +3,14 @@ import { cp, mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SERVED_EVENTS_DIR } from './support/served-events.ts';
 
 /** The job summary of a pull request, from a real git history in a scratch repository. */
 describe('scripts/pr-events-summary.ts', () => {
   it('lists the events a branch adds, changes and removes', async () => {
     const repo = await mkdtemp(path.join(tmpdir(), 'departures-board-git-'));
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.example', ...args], { cwd: repo, encoding: 'utf8' });
-    await cp('content/events/provider_b', path.join(repo, 'content/events/provider_b'), { recursive: true });
+    await cp(path.join(SERVED_EVENTS_DIR, 'provider_b'), path.join(repo, 'content/events/provider_b'), { recursive: true });
     git('init', '-q', '-b', 'main');
     git('add', '.');
     git('commit', '-qm', 'base');

@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { mkdir, stat, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSite } from '../scripts/lib/local-server.ts';
 import { makeEvent } from '../src/core/test-events.ts';
 import { writeEventTree } from './support/event-trees.ts';
 
 const good = makeEvent({ id: 'good-1', announcedAt: '2026-01-02T03:04:05.678Z' });
+const other = makeEvent({ id: 'other-1', provider: 'provider_b', announcedAt: '2026-01-03T03:04:05.678Z' });
 const badTree = () =>
   writeEventTree({
     'provider_a/good-1.json': JSON.stringify(good),
@@ -15,6 +17,23 @@ const badTree = () =>
 
 const runValidate = (eventsDir: string) =>
   spawnSync(process.execPath, ['scripts/validate.ts'], { env: { ...process.env, EVENTS_DIR: eventsDir }, encoding: 'utf8' });
+
+const buildFailure = async (eventsDir: string): Promise<Error> =>
+  buildSite({ siteUrl: 'http://127.0.0.1:1', eventsDir }).then(
+    () => new Error('the build succeeded'),
+    (error: Error) => error,
+  );
+
+/** A good tree plus a link to another provider's file and a link to a file outside the tree. */
+async function treeWithLinks() {
+  const root = await writeEventTree({ 'provider_a/good-1.json': JSON.stringify(good), 'provider_b/other-1.json': JSON.stringify(other) });
+  const outside = path.join(path.dirname(root), 'unchecked.json');
+  await writeFile(outside, JSON.stringify(makeEvent({ id: 'unchecked', provider: 'provider_c', announcedAt: '2026-01-04T00:00:00.000Z' })));
+  await symlink('../provider_b/other-1.json', path.join(root, 'provider_a/other-1.json'));
+  await mkdir(path.join(root, 'provider_c'));
+  await symlink(outside, path.join(root, 'provider_c/unchecked.json'));
+  return root;
+}
 
 describe('npm run validate', () => {
   it('lists every bad file with its field, and fails', async () => {
@@ -32,19 +51,85 @@ describe('npm run validate', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('1 valid event files (1 published, 0 drafts)');
   });
+
+  it('refuses symbolic links, to another provider\'s file or to a file outside the tree, naming each', async () => {
+    const root = await treeWithLinks();
+    const run = runValidate(root);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`${root}/provider_a/other-1.json: is a symbolic link`);
+    expect(run.stderr).toContain(`${root}/provider_c/unchecked.json: is a symbolic link`);
+    expect(run.stderr).toContain('fix: replace the link with the file itself, or delete it');
+  });
+
+  it('refuses everything under the events folder that is not a <provider>/<id>.json file, naming each', async () => {
+    const root = await writeEventTree({
+      'provider_a/good-1.json': JSON.stringify(good),
+      'provider_a/notes.txt': 'remember to check the post',
+      'provider_a/2026/nested.json': JSON.stringify(good),
+      'loose.json': JSON.stringify(good),
+    });
+    await mkdir(path.join(root, 'provider_b/folder.json'), { recursive: true });
+    const run = runValidate(root);
+    expect(run.status).toBe(1);
+    const lines = run.stderr.split('\n').filter((line) => line.startsWith(root));
+    expect(lines).toEqual([
+      `${root}/loose.json: is not inside a provider folder; event files live at <provider>/<id>.json`,
+      `${root}/provider_a/2026: is a folder; a provider folder holds only <id>.json files, no folders`,
+      `${root}/provider_a/notes.txt: is not an event file; a provider folder holds only <id>.json files`,
+      `${root}/provider_b/folder.json: is a folder; a provider folder holds only <id>.json files, no folders`,
+    ]);
+    expect(run.stderr).toContain('4 problem(s)');
+  });
+
+  it('accepts a byte order mark, and names an impossible date as one', async () => {
+    const withMark = runValidate(await writeEventTree({ 'provider_a/good-1.json': `\uFEFF${JSON.stringify(good)}` }));
+    expect(withMark.stderr).toBe('');
+    expect(withMark.status).toBe(0);
+    const impossible = runValidate(await writeEventTree({ 'provider_a/good-1.json': JSON.stringify({ ...good, announcedAt: '2026-02-30T10:00:00Z' }) }));
+    expect(impossible.status).toBe(1);
+    expect(impossible.stderr).toContain('→ announcedAt: is "2026-02-30T10:00:00Z": the date 2026-02-30 does not exist: February 2026 has 28 days');
+  });
+
+  it('says in one line that a missing EVENTS_DIR does not exist, without a stack trace', () => {
+    const missing = path.join(path.sep, 'tmp', 'departures-board-no-such-folder', 'events');
+    const run = runValidate(missing);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(`The events folder ${missing} does not exist`)]);
+  });
+
+  it('names a data set marker that is not one', async () => {
+    const root = await writeEventTree({ 'provider_a/good-1.json': JSON.stringify(good) });
+    await writeFile(path.join(path.dirname(root), 'dataset.json'), '{"sample": "yes"}');
+    const run = runValidate(root);
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe(`${path.join(path.dirname(root), 'dataset.json')}: must be {"sample": true} or {"sample": false}; delete the file when the events are real data`);
+  });
 });
 
 describe('the build', () => {
   it('refuses a tree with a bad file, names every bad file, and publishes nothing', async () => {
     const publishedData = 'dist/client/data/board.json';
     const before = await stat(publishedData);
-    const failure = await buildSite({ siteUrl: 'http://127.0.0.1:1', eventsDir: await badTree() }).then(
-      () => new Error('the build succeeded'),
-      (error: Error) => error,
-    );
+    const failure = await buildFailure(await badTree());
     expect(failure.message).toMatch(/Invalid event files, nothing was built/);
     expect(failure.message).toContain('provider_a/bad-json.json');
     expect(failure.message).toContain('provider_b/bad-fields.json → kind');
     expect((await stat(publishedData)).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  it('refuses symbolic links in the tree, naming each', async () => {
+    const root = await treeWithLinks();
+    const failure = await buildFailure(root);
+    expect(failure.message).toContain(`${root}/provider_a/other-1.json: is a symbolic link`);
+    expect(failure.message).toContain(`${root}/provider_c/unchecked.json: is a symbolic link`);
+  });
+
+  it('says in one line that a missing EVENTS_DIR does not exist, without a stack trace', async () => {
+    const missing = path.join(path.sep, 'tmp', 'departures-board-no-such-folder', 'events');
+    const failure = await buildFailure(missing);
+    expect(failure.message).toContain(`The events folder ${missing} does not exist`);
+    expect(failure.message).not.toMatch(/^\s+at /m);
+    expect(failure.message).not.toMatch(/stack trace/i);
   });
 });

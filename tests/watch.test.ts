@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkEventTree } from '../src/node/check-event-tree.ts';
+import { SERVED_EVENTS_DIR } from './support/served-events.ts';
 import { runWatch } from '../src/node/watch/run-watch.ts';
 
 /** The watcher against fixture feeds served on loopback, with a copy of content/ (never the real one). */
@@ -44,7 +45,7 @@ afterAll(() => {
 
 async function workspace(feeds: Record<string, { account: string; feed: string }[]>) {
   const root = await mkdtemp(path.join(tmpdir(), 'departures-board-watch-'));
-  await cp('content', path.join(root, 'content'), { recursive: true });
+  await cp(SERVED_EVENTS_DIR, path.join(root, 'content/events'), { recursive: true });
   await writeFile(path.join(root, 'sources.json'), JSON.stringify(feeds));
   await writeFile(path.join(root, 'state.json'), '{"seen": {}}');
   return {

@@ -4,6 +4,7 @@ import type { Locale } from '../../src/core/enums.ts';
 import { MARKDOWN_LATEST_COUNT, renderBoardMarkdown } from '../../src/core/render/markdown.ts';
 import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
+import { SERVES_SAMPLE_DATA } from '../../src/server/sample-data.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { textResponse } from '../../src/server/http/responses.ts';
 
@@ -12,5 +13,5 @@ export async function handleMarkdown(context: EdgeContext, locale: Locale): Prom
   const dataset = await context.dataset();
   const board = boardFromSummaries(summariesOf(dataset), context.now);
   const events = recentEvents(dataset, 'all', MARKDOWN_LATEST_COUNT);
-  return textResponse(renderBoardMarkdown({ board, events, baseUrl: BASE_URL, locale }), CONTENT_TYPES.markdown);
+  return textResponse(renderBoardMarkdown({ board, events, baseUrl: BASE_URL, locale, sampleData: SERVES_SAMPLE_DATA }), CONTENT_TYPES.markdown);
 }

@@ -14,6 +14,7 @@ import {
   type TimelineToolResult,
 } from '../../src/core/mcp/catalogue.ts';
 import { MARKDOWN_LATEST_COUNT, renderBoardMarkdown } from '../../src/core/render/markdown.ts';
+import { SERVES_SAMPLE_DATA } from '../../src/server/sample-data.ts';
 import { eventPageUrl } from '../../src/core/site.ts';
 import { PROVIDER_LABELS } from '../../src/core/vocabulary.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
@@ -66,7 +67,7 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
   });
   server.registerResource('board-markdown', `${BASE_URL}${MCP_RESOURCES['board-markdown'].path}`, MCP_RESOURCES['board-markdown'], async (uri) => {
     const events = recentEvents(await context.dataset(), 'all', MARKDOWN_LATEST_COUNT);
-    const text = renderBoardMarkdown({ board: await board(), events, baseUrl: BASE_URL, locale: 'en' });
+    const text = renderBoardMarkdown({ board: await board(), events, baseUrl: BASE_URL, locale: 'en', sampleData: SERVES_SAMPLE_DATA });
     return { contents: [{ uri: uri.href, mimeType: MCP_RESOURCES['board-markdown'].mimeType, text }] };
   });
 

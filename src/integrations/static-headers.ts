@@ -2,6 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { PAGE_SECURITY_HEADERS } from '../server/http/security-headers.ts';
+import { SAMPLE_DATA_HEADER } from '../core/sample-data.ts';
 
 /**
  * Writes the `_headers` rules for the files the platform serves without the worker (the adapter writes the
@@ -16,12 +17,17 @@ const RULES: Record<string, Record<string, string>> = {
   '/data/*': { 'Cache-Control': 'public, max-age=60, s-maxage=60' },
 };
 
-export const renderHeadersFile = (): string =>
-  Object.entries(RULES)
+export interface StaticHeadersOptions {
+  /** Whether the build serves the sample set: then every file says so (`X-Sample-Data: true`). */
+  servesSampleData: () => boolean;
+}
+
+export const renderHeadersFile = (sampleData: boolean): string =>
+  Object.entries(sampleData ? { ...RULES, '/*': { ...RULES['/*'], [SAMPLE_DATA_HEADER]: 'true' } } : RULES)
     .map(([path, headers]) => `${path}\n${Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n`)
     .join('\n');
 
-export function staticHeaders(): AstroIntegration {
+export function staticHeaders({ servesSampleData }: StaticHeadersOptions): AstroIntegration {
   let clientDir: URL | undefined;
   return {
     name: 'departures-board:static-headers',
@@ -31,7 +37,7 @@ export function staticHeaders(): AstroIntegration {
       },
       'astro:build:done': async () => {
         if (clientDir === undefined) return;
-        await appendFile(fileURLToPath(new URL('_headers', clientDir)), `\n${renderHeadersFile()}`);
+        await appendFile(fileURLToPath(new URL('_headers', clientDir)), `\n${renderHeadersFile(servesSampleData())}`);
       },
     },
   };

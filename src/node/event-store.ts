@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { serializeEventFile } from '../core/content/new-event.ts';
 import { validateEventFiles, type ContentProblem, type EventFile } from '../core/content/validate-event-files.ts';
@@ -29,6 +29,8 @@ export async function addDraft(root: string, event: Event, now = new Date()): Pr
   const changed = { path: file, text: serializeEventFile(event) };
   const problems = await checkChange(root, changed, now);
   if (problems.length > 0) return { ok: false, problems };
+  // A provider without events yet has no folder (git keeps no empty folders).
+  await mkdir(path.join(root, event.provider), { recursive: true });
   await writeFile(path.join(root, file), changed.text, { flag: 'wx' });
   return { ok: true, file };
 }
@@ -36,7 +38,7 @@ export async function addDraft(root: string, event: Event, now = new Date()): Pr
 export async function verifyEvent(root: string, id: string, now = new Date()): Promise<StoreResult> {
   const file = (await readEventFiles(root)).find((candidate) => path.posix.basename(candidate.path) === `${id}.json`);
   if (file === undefined) return { ok: false, problems: [{ file: `*/${id}.json`, field: 'id', message: 'no event file has this id' }] };
-  const parsed = EventSchema.safeParse(JSON.parse(await readFile(path.join(root, file.path), 'utf8')));
+  const parsed = EventSchema.safeParse(JSON.parse(file.text.replace(/^\uFEFF/, '')));
   if (!parsed.success) return { ok: false, problems: [{ file: file.path, field: null, message: 'is not a valid event; run npm run validate' }] };
   const changed = { path: file.path, text: serializeEventFile({ ...parsed.data, verified: true }) };
   const problems = await checkChange(root, changed, now);

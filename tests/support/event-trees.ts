@@ -2,9 +2,13 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** Writes an event tree (relative path → file text) into a fresh temporary folder and returns its path. */
+/**
+ * Writes an event tree (relative path → file text) as `events/` in a fresh temporary folder and returns its
+ * path; the folder around it stands for `content/`, where a data set marker would sit.
+ */
 export async function writeEventTree(files: Record<string, string>): Promise<string> {
-  const root = await mkdtemp(path.join(tmpdir(), 'departures-board-events-'));
+  const root = path.join(await mkdtemp(path.join(tmpdir(), 'departures-board-content-')), 'events');
+  await mkdir(root);
   for (const [relative, text] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(root, relative)), { recursive: true });
     await writeFile(path.join(root, relative), text);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeEvent, NOW } from '../test-events.ts';
-import { formatContentProblem, validateEventFiles, type EventFile } from './validate-event-files.ts';
+import { EVENT_KINDS, PROVIDERS } from '../vocabulary.ts';
+import { FIELD_HINTS, formatContentProblem, validateEventFiles, type EventFile } from './validate-event-files.ts';
 
 const goodEvent = makeEvent({ id: '1843000000000000001', announcedAt: '2026-06-01T17:05:00.000Z' });
 
@@ -41,7 +42,10 @@ describe('validateEventFiles', () => {
     ['an announcedAt in the future', eventFile({ announcedAt: '2026-06-15T12:00:00.001Z' }), 'announcedAt', /future/],
     ['a timestamp without milliseconds', eventFile({ announcedAt: '2026-06-01T17:05:00Z' }), 'announcedAt', /milliseconds/],
     ['a timestamp with an offset', eventFile({ announcedAt: '2026-06-01T17:05:00.000+02:00' }), 'announcedAt', /UTC/],
-    ['an impossible date', eventFile({ announcedAt: '2026-02-30T17:05:00.000Z' }), 'announcedAt', /ISO 8601/],
+    ['an impossible date', eventFile({ announcedAt: '2026-02-30T17:05:00.000Z' }), 'announcedAt', /2026-02-30 does not exist: February 2026 has 28 days/],
+    ['an impossible date without milliseconds', eventFile({ announcedAt: '2026-02-30T10:00:00Z' }), 'announcedAt', /2026-02-30 does not exist/],
+    ['a month that does not exist', eventFile({ effectiveAt: '2026-13-01T10:00:00.000Z' }), 'effectiveAt', /there is no month 13/],
+    ['an hour that does not exist', eventFile({ announcedAt: '2026-06-01T24:30:00.000Z' }), 'announcedAt', /time 24:30:00 does not exist/],
     ['a date without a time', eventFile({ effectiveAt: '2026-06-03' }), 'effectiveAt', /ISO 8601/],
     ['an effectiveAt not after announcedAt', eventFile({ effectiveAt: goodEvent.announcedAt }), 'effectiveAt', /later than announcedAt/],
     ['a scope that is neither global nor plan:<name>', eventFile({ scope: 'team' }), 'scope', /"global" or "plan:<plan_name>"/],
@@ -50,7 +54,7 @@ describe('validateEventFiles', () => {
   ])('rejects %s, naming the file and the field', (_, file, field, message) => {
     const problems = problemsOf([file]);
     expect(problems.length).toBeGreaterThan(0);
-    expect(problems).toContainEqual({ file: file.path, field, message: expect.stringMatching(message) });
+    expect(problems).toContainEqual(expect.objectContaining({ file: file.path, field, message: expect.stringMatching(message) }));
     expect(validateEventFiles([file], NOW).events).toEqual([]);
   });
 
@@ -61,16 +65,46 @@ describe('validateEventFiles', () => {
 
   it('rejects a file outside a provider folder', () => {
     for (const path of [`${goodEvent.id}.json`, `provider_z/${goodEvent.id}.json`, `provider_a/2026/${goodEvent.id}.json`]) {
-      expect(problemsOf([eventFile({}, path)])).toEqual([{ file: path, field: null, message: expect.stringMatching(/provider folder/) }]);
+      expect(problemsOf([eventFile({}, path)])).toEqual([
+        { file: path, field: null, message: expect.stringMatching(/provider folder/), fix: expect.stringContaining('provider_a, provider_b, provider_c') },
+      ]);
     }
   });
 
   it('rejects a duplicate id, even across providers, naming both files', () => {
     const other = { ...goodEvent, provider: 'provider_b' };
     const files = [eventFile(), { path: `provider_b/${goodEvent.id}.json`, text: JSON.stringify(other) }];
-    expect(problemsOf(files)).toEqual([
-      { file: `provider_b/${goodEvent.id}.json`, field: 'id', message: expect.stringContaining(`provider_a/${goodEvent.id}.json`) },
+    const problems = problemsOf(files);
+    expect(problems).toEqual([
+      { file: `provider_b/${goodEvent.id}.json`, field: 'id', message: expect.stringContaining(`provider_a/${goodEvent.id}.json`), fix: expect.any(String) },
     ]);
+    // The fix fits the problem: the id has a valid form, so the id-format hint would send people astray.
+    expect(problems[0]!.fix).toMatch(/delete one of them/);
+    expect(problems[0]!.fix).not.toContain('letters, digits');
+  });
+
+  it('accepts a file that starts with a UTF-8 byte order mark', () => {
+    const file = eventFile();
+    const result = validateEventFiles([{ ...file, text: `\uFEFF${file.text}` }], NOW);
+    expect(result.problems).toEqual([]);
+    expect(result.events).toEqual([goodEvent]);
+  });
+
+  it('gives each problem a fix that fits it', () => {
+    const [misnamed] = problemsOf([eventFile({ id: 'other' })]);
+    expect(misnamed!.fix).toBe('name the file other.json, or set id to "1843000000000000001" (an id is the post id from its URL)');
+    const [misplaced] = problemsOf([eventFile({ provider: 'provider_b' })]);
+    expect(misplaced!.fix).toBe('move the file to provider_b/, or set provider to "provider_a"');
+    const [badKind] = problemsOf([eventFile({ kind: 'restart' })]);
+    expect(badKind!.fix).toBe('one of reset, banked, boost, promo, tease');
+    const [unknown] = problemsOf([eventFile({ title: 'x' })]);
+    expect(unknown!.fix).toBe('delete the field');
+  });
+
+  it('builds its hints from the vocabulary and the summary limit, not from a second copy', () => {
+    for (const provider of PROVIDERS) expect(FIELD_HINTS.provider).toContain(provider);
+    for (const kind of EVENT_KINDS) expect(FIELD_HINTS.kind).toContain(kind);
+    expect(FIELD_HINTS.summary).toContain('1 to 280 characters');
   });
 
   it('reports every problem of every bad file in one run, and keeps only the good files', () => {
@@ -94,8 +128,8 @@ describe('validateEventFiles', () => {
 
 describe('formatContentProblem', () => {
   it('names the file and the field, and says how to fix it', () => {
-    expect(formatContentProblem({ file: 'provider_a/x.json', field: 'announcedAt', message: 'is in the future' }, 'content/events')).toBe(
-      'content/events/provider_a/x.json → announcedAt: is in the future\n    fix: UTC with milliseconds, e.g. 2026-11-21T10:30:00.000Z (npm run event:add converts any offset)',
+    expect(formatContentProblem({ file: 'provider_a/x.json', field: 'announcedAt', message: 'is in the future', fix: 'the time of the post' }, 'content/events')).toBe(
+      'content/events/provider_a/x.json → announcedAt: is in the future\n    fix: the time of the post',
     );
     expect(formatContentProblem({ file: 'x.json', field: null, message: 'malformed JSON' }, 'content/events')).toBe('content/events/x.json: malformed JSON');
   });

@@ -1,7 +1,8 @@
 import type { core } from 'zod';
-import { ProviderSchema } from '../enums.ts';
+import { EVENT_KINDS, PROVIDERS, ProviderSchema } from '../enums.ts';
 import { announcedMs, effectiveMs } from '../ordering.ts';
-import { EventSchema, type Event } from '../schemas.ts';
+import { EventSchema, SUMMARY_MAX_CHARACTERS, type Event } from '../schemas.ts';
+import { impossibleDateTime } from './impossible-date.ts';
 
 /**
  * The content rules: every event file is checked on its own (the Event schema) and against its place in
@@ -20,6 +21,8 @@ export interface ContentProblem {
   /** The Event field at fault, or null when the problem is the file as a whole. */
   field: string | null;
   message: string;
+  /** How to fix this problem, when there is more to say than the message does. */
+  fix?: string;
 }
 
 export interface ContentValidation {
@@ -28,6 +31,24 @@ export interface ContentValidation {
 }
 
 const FILE_PATH = /^([^/]+)\/([^/]+)\.json$/;
+const BYTE_ORDER_MARK = '\uFEFF';
+
+/** How to fix a problem in each field; the lists and limits come from the schema's own constants. */
+export const FIELD_HINTS: Record<string, string> = {
+  id: 'the post id from its URL: letters, digits, "_" or "-"; the file is named <id>.json',
+  provider: `one of ${PROVIDERS.join(', ')}, the same as the folder the file is in`,
+  kind: `one of ${EVENT_KINDS.join(', ')}`,
+  scope: '"global", or "plan:<plan_name>" such as "plan:pro"',
+  announcedAt: 'UTC with milliseconds, e.g. 2026-11-21T10:30:00.000Z (npm run event:add converts any offset)',
+  effectiveAt: 'null, or a UTC time with milliseconds later than announcedAt',
+  sourceUrl: 'the https address of the original public post',
+  sourceAccount: 'the handle of the account that posted, without @',
+  summary: `an excerpt of the post, 1 to ${SUMMARY_MAX_CHARACTERS} characters`,
+  audience: 'a list of strings, usually []',
+  verified: 'false for a draft; true only after a person has checked the post (npm run event:verify <id>)',
+};
+
+const fieldHint = (field: string | null): string | undefined => (field === null ? undefined : FIELD_HINTS[field.split('.')[0]!]);
 
 function describeSchemaIssue(issue: core.$ZodIssue, raw: Record<string, unknown>): string {
   const [top] = issue.path;
@@ -35,19 +56,28 @@ function describeSchemaIssue(issue: core.$ZodIssue, raw: Record<string, unknown>
     return `is missing (expected ${issue.expected})`;
   }
   if (issue.code === 'unrecognized_keys') return `unknown field; an Event has exactly the fields of the spec (2.4)`;
+  if (issue.code === 'invalid_format' && issue.path.length === 1 && typeof top === 'string') {
+    const value = raw[top];
+    const impossible = typeof value === 'string' ? impossibleDateTime(value) : undefined;
+    if (impossible !== undefined) return `is "${value}": ${impossible}`;
+  }
   return issue.message;
 }
 
 function schemaProblems(file: string, raw: unknown): { event?: Event; problems: ContentProblem[] } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { problems: [{ file, field: null, message: 'must hold one JSON object (a full Event)' }] };
+    return { problems: [{ file, field: null, message: 'must hold one JSON object (a full Event)', fix: 'see docs/content.md for an example file' }] };
   }
   const parsed = EventSchema.safeParse(raw);
   if (parsed.success) return { event: parsed.data, problems: [] };
   const problems = parsed.error.issues.flatMap((issue) => {
     const message = describeSchemaIssue(issue, raw as Record<string, unknown>);
-    const fields = issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.join('.') || null];
-    return fields.map((field) => ({ file, field, message }));
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((field) => ({ file, field, message, fix: 'delete the field' }));
+    }
+    const field = issue.path.join('.') || null;
+    const fix = fieldHint(field);
+    return [{ file, field, message, ...(fix === undefined ? {} : { fix }) }];
   });
   return { problems };
 }
@@ -56,10 +86,20 @@ function placementProblems(file: string, event: Event): ContentProblem[] {
   const [, folder, name] = FILE_PATH.exec(file) ?? [];
   const problems: ContentProblem[] = [];
   if (folder !== event.provider) {
-    problems.push({ file, field: 'provider', message: `is "${event.provider}" but the file is in the "${folder}" folder` });
+    problems.push({
+      file,
+      field: 'provider',
+      message: `is "${event.provider}" but the file is in the "${folder}" folder`,
+      fix: `move the file to ${event.provider}/, or set provider to "${folder}"`,
+    });
   }
   if (name !== event.id) {
-    problems.push({ file, field: 'id', message: `is "${event.id}" but the file is named "${name}.json"; name the file <id>.json` });
+    problems.push({
+      file,
+      field: 'id',
+      message: `is "${event.id}" but the file is named "${name}.json"`,
+      fix: `name the file ${event.id}.json, or set id to "${name}" (an id is the post id from its URL)`,
+    });
   }
   return problems;
 }
@@ -67,13 +107,19 @@ function placementProblems(file: string, event: Event): ContentProblem[] {
 function timeProblems(file: string, event: Event, now: Date): ContentProblem[] {
   const problems: ContentProblem[] = [];
   if (announcedMs(event) > now.getTime()) {
-    problems.push({ file, field: 'announcedAt', message: `is in the future (now is ${now.toISOString()})` });
+    problems.push({
+      file,
+      field: 'announcedAt',
+      message: `is in the future (now is ${now.toISOString()})`,
+      fix: 'the time the post was published, in UTC; check the time zone it was converted from',
+    });
   }
   if (event.effectiveAt !== null && effectiveMs(event) <= announcedMs(event)) {
     problems.push({
       file,
       field: 'effectiveAt',
-      message: 'must be later than announcedAt; set it only when the post names a later effective time, else null',
+      message: 'must be later than announcedAt',
+      fix: 'set effectiveAt only when the post names a later effective time, else null',
     });
   }
   return problems;
@@ -90,15 +136,22 @@ export function validateEventFiles(files: readonly EventFile[], now: Date): Cont
       problems.push({
         file: path,
         field: null,
-        message: `is not in a provider folder; event files live at <provider>/<id>.json with provider one of ${ProviderSchema.options.join(', ')}`,
+        message: 'is not in a provider folder; event files live at <provider>/<id>.json',
+        fix: `move it into the folder of its provider (${ProviderSchema.options.join(', ')})`,
       });
       continue;
     }
     let raw: unknown;
     try {
-      raw = JSON.parse(text);
+      // Some editors on Windows start a UTF-8 file with a byte order mark; JSON has no use for it.
+      raw = JSON.parse(text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text);
     } catch (error) {
-      problems.push({ file: path, field: null, message: `malformed JSON: ${(error as Error).message}` });
+      problems.push({
+        file: path,
+        field: null,
+        message: `malformed JSON: ${(error as Error).message}`,
+        fix: 'check quotes, commas and brackets near that place (npm run event:add writes a well-formed file)',
+      });
       continue;
     }
     const { event, problems: fieldProblems } = schemaProblems(path, raw);
@@ -108,7 +161,12 @@ export function validateEventFiles(files: readonly EventFile[], now: Date): Cont
     const fileProblems = [...placementProblems(path, event), ...timeProblems(path, event, now)];
     const firstFile = fileById.get(event.id);
     if (firstFile !== undefined) {
-      fileProblems.push({ file: path, field: 'id', message: `duplicate id "${event.id}", already used by ${firstFile}` });
+      fileProblems.push({
+        file: path,
+        field: 'id',
+        message: `duplicate id "${event.id}", already used by ${firstFile}`,
+        fix: 'if both files are the same post, delete one of them; else give this one the id of its own post (and rename the file)',
+      });
     } else {
       fileById.set(event.id, path);
     }
@@ -118,24 +176,6 @@ export function validateEventFiles(files: readonly EventFile[], now: Date): Cont
   return { events, problems };
 }
 
-/** How to fix a problem in each field: printed after the problem by `npm run validate`. */
-export const FIELD_HINTS: Record<string, string> = {
-  id: 'the post id from its URL: letters, digits, "_" or "-"; the file is named <id>.json',
-  provider: 'one of provider_a, provider_b, provider_c, the same as the folder the file is in',
-  kind: 'one of reset, banked, boost, promo, tease',
-  scope: '"global", or "plan:<plan_name>" such as "plan:pro"',
-  announcedAt: 'UTC with milliseconds, e.g. 2026-11-21T10:30:00.000Z (npm run event:add converts any offset)',
-  effectiveAt: 'null, or a UTC time with milliseconds later than announcedAt',
-  sourceUrl: 'the https address of the original public post',
-  sourceAccount: 'the handle of the account that posted, without @',
-  summary: 'an excerpt of the post, 1 to 280 characters',
-  audience: 'a list of strings, usually []',
-  verified: 'false for a draft; true only after a person has checked the post (npm run event:verify <id>)',
-};
-
-const hintFor = (field: string | null): string | undefined => (field === null ? undefined : FIELD_HINTS[field.split('.')[0]!]);
-
-export const formatContentProblem = ({ file, field, message }: ContentProblem, root: string): string => {
-  const hint = hintFor(field);
-  return `${root}/${file}${field === null ? '' : ` → ${field}`}: ${message}${hint ? `\n    fix: ${hint}` : ''}`;
-};
+/** One problem as `npm run validate` prints it: the file, the field, what is wrong and how to fix it. */
+export const formatContentProblem = ({ file, field, message, fix }: ContentProblem, root: string): string =>
+  `${root}/${file}${field === null ? '' : ` → ${field}`}: ${message}${fix ? `\n    fix: ${fix}` : ''}`;

@@ -9,6 +9,7 @@ import { days, utcMinute } from './format.ts';
  * endpoint listings. zh.ts has the same shape (the type says so); a new word is added to both.
  */
 export const en = {
+  sampleDataNotice: 'Sample data: every event on this site is fictional, made up to show how the board works. None of it is a real announcement.',
   providers: { provider_a: 'Provider A', provider_b: 'Provider B', provider_c: 'Provider C' },
   kinds: { reset: 'Reset', banked: 'Banked reset', boost: 'Limit boost', promo: 'Promotion', tease: 'Tease' },
   statuses: {

@@ -7,6 +7,7 @@ import { days, utcMinute } from './format.ts';
 
 /** Every user-facing word of the service in Chinese, in the shape of en.ts. */
 export const zh: Translations = {
+  sampleDataNotice: '示例数据：本站的所有公告都是虚构的，只用于演示看板如何运作，没有一条是真实的公告。',
   providers: { provider_a: '供应商 A', provider_b: '供应商 B', provider_c: '供应商 C' },
   kinds: { reset: '重置', banked: '储备重置卡', boost: '额度提升', promo: '促销', tease: '预告' },
   statuses: {

@@ -7,12 +7,21 @@ import { TRICKY_SUMMARIES, trickyEvents } from './tricky-events.ts';
 
 const BASE = 'https://board.example';
 
-function render(locale: 'en' | 'zh', events = [...resetsWithGaps([10, 12], 3), ...trickyEvents()], now = NOW) {
+function render(locale: 'en' | 'zh', events = [...resetsWithGaps([10, 12], 3), ...trickyEvents()], now = NOW, sampleData = false) {
   const sorted = [...events].sort(compareNewestFirst);
-  return renderBoardMarkdown({ board: deriveBoard(sorted, now), events: sorted, baseUrl: BASE, locale });
+  return renderBoardMarkdown({ board: deriveBoard(sorted, now), events: sorted, baseUrl: BASE, locale, sampleData });
 }
 
 describe('renderBoardMarkdown', () => {
+  it('says the data is fictional sample data, right under the title, only when it is', () => {
+    const english = render('en', undefined, NOW, true).split('\n');
+    const chinese = render('zh', undefined, NOW, true).split('\n');
+    expect(english[2]).toMatch(/^\*\*Sample data: .*fictional.*\*\*$/);
+    expect(chinese[2]).toMatch(/^\*\*示例数据：.*虚构.*\*\*$/);
+    expect(render('en')).not.toMatch(/sample data|fictional/i);
+    expect(render('zh')).not.toMatch(/示例数据|虚构/);
+  });
+
   it('has a status line per provider with last reset and the next estimate worded as an estimate', () => {
     const markdown = render('en', resetsWithGaps([10, 12], 3));
     for (const label of ['Provider A', 'Provider B', 'Provider C']) expect(markdown).toMatch(new RegExp(`^- \\*\\*${label}\\*\\*: `, 'm'));

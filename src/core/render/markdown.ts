@@ -17,16 +17,20 @@ export interface MarkdownInput {
   events: readonly Event[];
   baseUrl: string;
   locale: Locale;
+  /** The events are the fictional sample set: the mirror says so before anything else. */
+  sampleData: boolean;
 }
 
 /** Text from the data never becomes Markdown syntax: links, emphasis, headings, HTML stay literal. */
 export const escapeMarkdown = (text: string): string =>
   text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()<>#+\-.!|~]/g, (char) => `\\${char}`);
 
-export function renderBoardMarkdown({ board, events, baseUrl, locale }: MarkdownInput): string {
+export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData }: MarkdownInput): string {
   const text = TRANSLATIONS[locale].markdown;
   const nowMs = Date.parse(board.updatedAt);
-  const lines = [`# ${SERVICE_NAME}`, '', `> ${text.intro(board.updatedAt)}`, '', `## ${text.statusHeading}`, ''];
+  const lines = [`# ${SERVICE_NAME}`, ''];
+  if (sampleData) lines.push(`**${TRANSLATIONS[locale].sampleDataNotice}**`, '');
+  lines.push(`> ${text.intro(board.updatedAt)}`, '', `## ${text.statusHeading}`, '');
 
   for (const row of board.providers) {
     const status = `**${PROVIDER_LABELS[locale][row.provider]}**: ${STATUS_LABELS[locale][row.status]} (\`${row.status}\`)`;

@@ -1,6 +1,7 @@
 import { allowedMethods, preflightMethods, type RouteSpec } from '../../core/routes/route.ts';
 import { PREFLIGHT_MAX_AGE_SECONDS } from '../../core/routes/policy.ts';
 import { withHeaders } from './responses.ts';
+import { SAMPLE_DATA_HEADERS } from '../sample-data.ts';
 import { PAGE_SECURITY_HEADERS } from './security-headers.ts';
 
 /** CORS: every response may be read from any origin (spec section 1); preflight per spec section 4. */
@@ -24,7 +25,8 @@ export function optionsResponse(route: RouteSpec): Response {
 
 /**
  * The headers every worker response leaves with: CORS `*`, `nosniff` so that no browser reads an API body as
- * anything but its declared type, and the page policy on HTML. Copies the response (its headers may be immutable).
+ * anything but its declared type, the page policy on HTML, and `X-Sample-Data: true` while the build serves
+ * the fictional sample set. Copies the response (its headers may be immutable).
  */
 export function withCommonHeaders(response: Response): Response {
   const isPage = response.headers.get('Content-Type')?.startsWith('text/html') ?? false;
@@ -32,6 +34,7 @@ export function withCommonHeaders(response: Response): Response {
     'Access-Control-Allow-Origin': '*',
     'X-Content-Type-Options': 'nosniff',
     ...(isPage ? PAGE_SECURITY_HEADERS : {}),
+    ...SAMPLE_DATA_HEADERS,
   });
   // Nothing here keeps state about a visitor: no response sets a cookie.
   copy.headers.delete('Set-Cookie');

@@ -1,0 +1,50 @@
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { LoaderContext } from 'astro/loaders';
+import { describe, expect, it } from 'vitest';
+import { makeEvent } from '../core/test-events.ts';
+import { validatedEventsLoader } from './events-loader.ts';
+
+/** The parts of Astro's loader context the loader uses, with a store that is a plain Map. */
+function fakeContext() {
+  const stored = new Map<string, unknown>();
+  const context = {
+    store: { clear: () => stored.clear(), set: ({ id, data }: { id: string; data: unknown }) => (stored.set(id, data), true) },
+    parseData: async ({ data }: { data: unknown }) => data,
+    generateDigest: (data: unknown) => JSON.stringify(data),
+    logger: { info: () => undefined, error: () => undefined },
+  } as unknown as LoaderContext;
+  return { context, stored };
+}
+
+async function tree(): Promise<string> {
+  const root = path.join(await mkdtemp(path.join(tmpdir(), 'departures-board-loader-')), 'events');
+  await mkdir(path.join(root, 'provider_a'), { recursive: true });
+  return root;
+}
+
+describe('validatedEventsLoader', () => {
+  it('loads exactly the events of the tree, by id', async () => {
+    const root = await tree();
+    const first = makeEvent({ id: 'one', announcedAt: '2026-01-01T00:00:00.000Z' });
+    const second = makeEvent({ id: 'two', announcedAt: '2026-01-02T00:00:00.000Z' });
+    await writeFile(path.join(root, 'provider_a/one.json'), JSON.stringify(first));
+    await writeFile(path.join(root, 'provider_a/two.json'), `\uFEFF${JSON.stringify(second)}`);
+    const { context, stored } = fakeContext();
+    await validatedEventsLoader(root).load(context);
+    expect(Object.fromEntries(stored)).toEqual({ one: first, two: second });
+  });
+
+  it('loads nothing from a tree with a symbolic link, and says which', async () => {
+    const root = await tree();
+    const event = makeEvent({ id: 'one', announcedAt: '2026-01-01T00:00:00.000Z' });
+    await writeFile(path.join(root, 'provider_a/one.json'), JSON.stringify(event));
+    const outside = path.join(path.dirname(root), 'outside.json');
+    await writeFile(outside, JSON.stringify({ ...event, id: 'outside' }));
+    await symlink(outside, path.join(root, 'provider_a/outside.json'));
+    const { context, stored } = fakeContext();
+    await expect(validatedEventsLoader(root).load(context)).rejects.toThrow(`${root}/provider_a/outside.json: is a symbolic link`);
+    expect(stored.size).toBe(0);
+  });
+});
