@@ -14,8 +14,6 @@ const NEEDS_DATA = [
   '/api/status/provider_a',
   '/api/timeline?provider=provider_a',
   '/api/timeline.csv?limit=5',
-  '/feed.xml?provider=provider_b',
-  '/feed.json?provider=provider_c',
   '/index.md',
   '/zh/index.md',
 ];
@@ -71,10 +69,15 @@ describe('when the data source is unavailable', () => {
     await expectInternalError('/api/timeline');
   });
 
+  it('a missing provider feed file makes its filtered feed a 500 too', async () => {
+    await rm(path.join(copy, 'client/data/feeds/provider_b.xml'));
+    await expectInternalError('/feed.xml?provider=provider_b');
+  });
+
   it('the first request after the data set is back succeeds', async () => {
     await cp(savedData(), dataFile());
     // Back means served again: the local runtime notices a new file within a second or two.
     await expect.poll(async () => (await fetch(`${server.baseUrl}/data/board.json`)).status, { timeout: 15_000, interval: 250 }).toBe(200);
-    for (const requestPath of [...NEEDS_DATA, '/', '/provider_b']) expect((await fetch(`${server.baseUrl}${requestPath}`)).status, requestPath).toBe(200);
+    for (const requestPath of [...NEEDS_DATA, '/', '/provider_b', '/feed.json?provider=provider_c']) expect((await fetch(`${server.baseUrl}${requestPath}`)).status, requestPath).toBe(200);
   });
 });
