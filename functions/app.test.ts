@@ -17,12 +17,20 @@ import { forgetLoadedData } from '../src/server/data-source.ts';
 const LATER = new Date(NOW.getTime() + 3_600_000);
 const EVENTS = [
   ...resetsWithGaps([7, 8, 6, 9], 2).map((event) => ({ ...event, provider: 'provider_a' as const })),
-  makeEvent({ provider: 'provider_b', kind: 'boost', announcedAt: '2026-06-10T08:00:00.000Z', summary: 'Limits doubled this week, a & b <c>.' }),
+  makeEvent({
+    provider: 'provider_b',
+    kind: 'boost',
+    announcedAt: '2026-06-10T08:00:00.000Z',
+    summary: 'Limits doubled this week, a & b <c>.',
+  }),
   makeEvent({ provider: 'provider_c', kind: 'tease', announcedAt: '2026-06-14T08:00:00.000Z' }),
   makeEvent({ provider: 'provider_a', kind: 'reset', announcedAt: '2026-06-13T08:00:00.000Z', verified: false }),
 ];
 const app = () => edgeApp(fixtureFiles(EVENTS, NOW));
-const get = (path: string, init?: RequestInit) => app().request(path, init, LATER).then((response) => response!);
+const get = (path: string, init?: RequestInit) =>
+  app()
+    .request(path, init, LATER)
+    .then((response) => response!);
 
 beforeEach(() => forgetLoadedData());
 
@@ -44,12 +52,15 @@ describe('the route table at work', () => {
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
   });
 
-  it.each(['/api/status', '/api/timeline', '/api/timeline.csv', '/feed.xml', '/api/ics'])('OPTIONS %s is the spec’s preflight', async (path) => {
-    const response = await get(path, { method: 'OPTIONS' });
-    expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
-    expect(response.headers.get('access-control-max-age')).toBe('86400');
-  });
+  it.each(['/api/status', '/api/timeline', '/api/timeline.csv', '/feed.xml', '/api/ics'])(
+    'OPTIONS %s is the spec’s preflight',
+    async (path) => {
+      const response = await get(path, { method: 'OPTIONS' });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
+      expect(response.headers.get('access-control-max-age')).toBe('86400');
+    },
+  );
 
   it('OPTIONS on a route without a preflight still answers, with Allow', async () => {
     const response = await get('/feed.atom', { method: 'OPTIONS' });
@@ -79,7 +90,13 @@ describe('the route table at work', () => {
   });
 
   it('a path under a provider route that names no provider is 404 invalid_provider', async () => {
-    for (const path of ['/api/status/', '/api/status/a/b', '/badge/', '/badge/provider_z.svg', '/badge/provider_a.png']) {
+    for (const path of [
+      '/api/status/',
+      '/api/status/a/b',
+      '/badge/',
+      '/badge/provider_z.svg',
+      '/badge/provider_a.png',
+    ]) {
       const response = await get(path);
       expect(response.status, path).toBe(404);
       expect(await response.json()).toEqual({ error: 'invalid_provider' });
@@ -125,7 +142,9 @@ describe('the handlers', () => {
   });
 
   it('/api/timeline filters by provider and limit, drafts left out', async () => {
-    const body = (await (await get('/api/timeline?provider=provider_a&limit=3')).json()) as { events: { id: string; verified: boolean }[] };
+    const body = (await (await get('/api/timeline?provider=provider_a&limit=3')).json()) as {
+      events: { id: string; verified: boolean }[];
+    };
     const expected = EVENTS.filter((event) => event.provider === 'provider_a' && event.verified)
       .sort((a, b) => b.announcedAt.localeCompare(a.announcedAt))
       .slice(0, 3)
@@ -160,10 +179,14 @@ describe('the handlers', () => {
   });
 
   it('/api/ics and /calendar.ics are calendars ical.js reads', async () => {
-    const windows = ICAL.Component.fromString(await (await get('/api/ics?provider=provider_a&resetAt=2026-06-15T18:30:00%2B08:00')).text());
+    const windows = ICAL.Component.fromString(
+      await (await get('/api/ics?provider=provider_a&resetAt=2026-06-15T18:30:00%2B08:00')).text(),
+    );
     expect(windows.getAllSubcomponents('vevent').length).toBeGreaterThan(0);
     const announcements = ICAL.Component.fromString(await (await get('/calendar.ics?provider=provider_a')).text());
-    const summaries = announcements.getAllSubcomponents('vevent').map((event) => String(event.getFirstPropertyValue('summary')));
+    const summaries = announcements
+      .getAllSubcomponents('vevent')
+      .map((event) => String(event.getFirstPropertyValue('summary')));
     expect(summaries.filter((summary) => summary.startsWith('Provider A · Reset'))).toHaveLength(5);
   });
 
@@ -182,7 +205,12 @@ describe('the handlers', () => {
     const response = await get('/mcp', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_status', arguments: {} } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_status', arguments: {} },
+      }),
     });
     const body = (await response.json()) as { result: { structuredContent: unknown } };
     expect(body.result.structuredContent).toEqual(deriveBoard(EVENTS, LATER));

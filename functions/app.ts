@@ -12,7 +12,11 @@ import { HANDLERS, type RouteHandler } from './handlers.ts';
  * the table matches (the worker then hands the request to Astro). Free of Astro and of `cloudflare:` modules,
  * so the tests and the CPU benchmark call it in-process with real built files behind `env.ASSETS`.
  */
-export async function answerEdgeRoute(request: Request, env: EdgeBindings, now = new Date()): Promise<Response | undefined> {
+export async function answerEdgeRoute(
+  request: Request,
+  env: EdgeBindings,
+  now = new Date(),
+): Promise<Response | undefined> {
   const pathname = new URL(request.url).pathname;
   const match = matchEdgeRoute(pathname);
   if (match === undefined) return ownsProviderPath(pathname) ? invalidProvider() : undefined;
@@ -21,7 +25,10 @@ export async function answerEdgeRoute(request: Request, env: EdgeBindings, now =
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   if (!(route.methods as readonly string[]).includes(method)) return methodNotAllowed(route);
   const handler: RouteHandler = HANDLERS[route.id as keyof typeof HANDLERS];
-  const response = withRoutePolicy(route, await guarded(route, () => handler(createContext(request, env, now), params)));
+  const response = withRoutePolicy(
+    route,
+    await guarded(route, () => handler(createContext(request, env, now), params)),
+  );
   return request.method === 'HEAD' ? new Response(null, response) : response;
 }
 

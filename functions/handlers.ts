@@ -9,7 +9,10 @@ import { handleTimeline, handleTimelineCsv } from './api/timeline.ts';
 import { handleMcp } from './mcp/handler.ts';
 
 /** A route's handler: called only with a method the route table allows (HEAD as GET). */
-export type RouteHandler = (context: EdgeContext, params: Readonly<Record<string, string>>) => Promise<Response> | Response;
+export type RouteHandler = (
+  context: EdgeContext,
+  params: Readonly<Record<string, string>>,
+) => Promise<Response> | Response;
 
 /** One handler per edge route of the table; the type refuses a missing or an unknown one. */
 export const HANDLERS = {

@@ -34,7 +34,10 @@ const { values } = parseArgs({
 
 const answers: Partial<Record<keyof typeof FIELDS, string>> = {};
 const prompt = process.stdin.isTTY ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
-for (const [field, { flag, question }] of Object.entries(FIELDS) as [keyof typeof FIELDS, (typeof FIELDS)[keyof typeof FIELDS]][]) {
+for (const [field, { flag, question }] of Object.entries(FIELDS) as [
+  keyof typeof FIELDS,
+  (typeof FIELDS)[keyof typeof FIELDS],
+][]) {
   const answer = values[flag] ?? (await prompt?.question(`${question}: `));
   if (answer) answers[field] = answer;
 }
@@ -42,11 +45,14 @@ let { scope, effective, id } = values;
 if (prompt) {
   scope ??= (await prompt.question('Scope (global or plan:<name>) [global]: ')) || undefined;
   effective ??= (await prompt.question('Effective at, if the post names a later time [none]: ')) || undefined;
-  id ??= (await prompt.question(`Id [${idFromPostUrl(answers.sourceUrl ?? '') ?? 'derive from the URL'}]: `)) || undefined;
+  id ??=
+    (await prompt.question(`Id [${idFromPostUrl(answers.sourceUrl ?? '') ?? 'derive from the URL'}]: `)) || undefined;
   prompt.close();
 }
 
-const missing = Object.entries(FIELDS).filter(([field]) => !answers[field as keyof typeof FIELDS]).map(([, { flag }]) => `--${flag}`);
+const missing = Object.entries(FIELDS)
+  .filter(([field]) => !answers[field as keyof typeof FIELDS])
+  .map(([, { flag }]) => `--${flag}`);
 if (missing.length > 0) {
   console.error(`Missing: ${missing.join(', ')} (give them as flags, or run in a terminal to be asked).`);
   process.exit(2);
@@ -62,7 +68,14 @@ const input: DraftInput = {
   ...(scope ? { scope } : {}),
   ...(effective ? { effectiveAt: effective } : {}),
   ...(id ? { id } : {}),
-  ...(values.audience ? { audience: values.audience.split(',').map((entry) => entry.trim()).filter(Boolean) } : {}),
+  ...(values.audience
+    ? {
+        audience: values.audience
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      }
+    : {}),
 };
 const draft = buildDraftEvent(input);
 if (!draft.ok) {

@@ -15,7 +15,9 @@ try {
   const { sample } = await readDatasetMarker(root);
   const drafts = report.events.filter((event) => !event.verified).length;
   const kind = sample ? ', marked as the fictional sample set' : '';
-  console.log(`${root}: ${report.events.length} valid event files (${report.events.length - drafts} published, ${drafts} drafts${kind}).`);
+  console.log(
+    `${root}: ${report.events.length} valid event files (${report.events.length - drafts} published, ${drafts} drafts${kind}).`,
+  );
 } catch (error) {
   // A missing folder or a bad marker is one line to read, not a stack trace.
   if (!(error instanceof EventsFolderMissing || error instanceof InvalidDatasetMarker)) throw error;

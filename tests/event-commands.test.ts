@@ -14,16 +14,27 @@ async function copyOfEvents() {
   return root;
 }
 const run = (script: string, args: string[], eventsDir: string) =>
-  spawnSync(process.execPath, [script, ...args], { env: { ...process.env, EVENTS_DIR: eventsDir }, encoding: 'utf8', input: '' });
+  spawnSync(process.execPath, [script, ...args], {
+    env: { ...process.env, EVENTS_DIR: eventsDir },
+    encoding: 'utf8',
+    input: '',
+  });
 
 const ADD = [
-  '--provider', 'provider_b',
-  '--kind', 'reset',
-  '--url', 'https://social.provider-b.example/@providerb/113599999999999999',
-  '--account', '@providerb',
-  '--summary', 'All usage limits have been reset, again.',
-  '--announced', '2026-11-20T09:30:00-05:00',
-  '--scope', 'plan:team',
+  '--provider',
+  'provider_b',
+  '--kind',
+  'reset',
+  '--url',
+  'https://social.provider-b.example/@providerb/113599999999999999',
+  '--account',
+  '@providerb',
+  '--summary',
+  'All usage limits have been reset, again.',
+  '--announced',
+  '2026-11-20T09:30:00-05:00',
+  '--scope',
+  'plan:team',
 ];
 
 describe('npm run event:add', () => {
@@ -33,7 +44,13 @@ describe('npm run event:add', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const written = JSON.parse(await readFile(path.join(root, 'provider_b/113599999999999999.json'), 'utf8'));
-    expect(written).toMatchObject({ id: '113599999999999999', announcedAt: '2026-11-20T14:30:00.000Z', scope: 'plan:team', sourceAccount: 'providerb', verified: false });
+    expect(written).toMatchObject({
+      id: '113599999999999999',
+      announcedAt: '2026-11-20T14:30:00.000Z',
+      scope: 'plan:team',
+      sourceAccount: 'providerb',
+      verified: false,
+    });
     expect((await checkEventTree(root)).problems).toEqual([]);
   });
 
@@ -41,7 +58,11 @@ describe('npm run event:add', () => {
     const root = await copyOfEvents();
     expect(run('scripts/event-add.ts', ADD, root).status).toBe(0);
     const before = await readFile(path.join(root, 'provider_b/113599999999999999.json'), 'utf8');
-    const again = run('scripts/event-add.ts', [...ADD.slice(0, -4), '--summary', 'changed', '--announced', '2026-11-20T09:30:00Z'], root);
+    const again = run(
+      'scripts/event-add.ts',
+      [...ADD.slice(0, -4), '--summary', 'changed', '--announced', '2026-11-20T09:30:00Z'],
+      root,
+    );
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/already exists; nothing was overwritten/);
     expect(await readFile(path.join(root, 'provider_b/113599999999999999.json'), 'utf8')).toBe(before);
@@ -49,7 +70,24 @@ describe('npm run event:add', () => {
 
   it('names each bad or missing field and writes nothing', async () => {
     const root = await copyOfEvents();
-    const bad = run('scripts/event-add.ts', ['--provider', 'provider_b', '--kind', 'restart', '--url', 'http://x.example/1', '--account', 'a', '--summary', 's', '--announced', '2026-11-20T09:30:00Z'], root);
+    const bad = run(
+      'scripts/event-add.ts',
+      [
+        '--provider',
+        'provider_b',
+        '--kind',
+        'restart',
+        '--url',
+        'http://x.example/1',
+        '--account',
+        'a',
+        '--summary',
+        's',
+        '--announced',
+        '2026-11-20T09:30:00Z',
+      ],
+      root,
+    );
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/kind:/);
     expect(bad.stderr).toMatch(/sourceUrl:/);

@@ -45,7 +45,9 @@ describe('GitHub workflows', () => {
   it('pull requests run the tests, build, and summarise the events they touch', () => {
     const ci = workflows['ci.yml']!;
     expect(Object.keys(ci.on)).toContain('pull_request');
-    const commands = steps(ci).map((step) => step.run ?? '').join('\n');
+    const commands = steps(ci)
+      .map((step) => step.run ?? '')
+      .join('\n');
     expect(commands).toMatch(/\.ci\/run/);
     expect(commands).toMatch(/npm run build/);
     expect(commands).toMatch(/pr-events-summary\.ts.*GITHUB_STEP_SUMMARY/);
@@ -73,7 +75,16 @@ describe('GitHub workflows', () => {
 describe('contributor files', () => {
   it('the issue form parses and asks for every field an event needs', () => {
     const form = parse(readFileSync('.github/ISSUE_TEMPLATE/report-a-reset.yml', 'utf8')) as { body: { id: string }[] };
-    expect(form.body.map((field) => field.id)).toEqual(['provider', 'kind', 'source-url', 'account', 'announced-at', 'effective-at', 'scope', 'summary']);
+    expect(form.body.map((field) => field.id)).toEqual([
+      'provider',
+      'kind',
+      'source-url',
+      'account',
+      'announced-at',
+      'effective-at',
+      'scope',
+      'summary',
+    ]);
   });
 
   it('the pull request template and CONTRIBUTING.md exist', () => {

@@ -12,9 +12,30 @@ import { freePort, startServer, type RunningServer } from '../scripts/lib/local-
  */
 
 const PROJECT = path.resolve(import.meta.dirname, '..');
-const PARTS = ['astro.config.mjs', 'package.json', 'tsconfig.json', 'wrangler.jsonc', 'worker-configuration.d.ts', 'src', 'functions', 'public', 'scripts', 'content'];
+const PARTS = [
+  'astro.config.mjs',
+  'package.json',
+  'tsconfig.json',
+  'wrangler.jsonc',
+  'worker-configuration.d.ts',
+  'src',
+  'functions',
+  'public',
+  'scripts',
+  'content',
+];
 
-const realEvent = (fields: { id: string; provider: string; kind: string; announcedAt: string; sourceUrl: string; sourceAccount: string; summary: string; verified?: boolean; scope?: string }) => ({
+const realEvent = (fields: {
+  id: string;
+  provider: string;
+  kind: string;
+  announcedAt: string;
+  sourceUrl: string;
+  sourceAccount: string;
+  summary: string;
+  verified?: boolean;
+  scope?: string;
+}) => ({
   id: fields.id,
   provider: fields.provider,
   kind: fields.kind,
@@ -30,11 +51,53 @@ const realEvent = (fields: { id: string; provider: string; kind: string; announc
 
 /** A handful of events as a real deployment would keep them: real https hosts, no provider_c folder at all. */
 const REAL_EVENTS = [
-  realEvent({ id: '1856000000000000101', provider: 'provider_a', kind: 'reset', announcedAt: '2026-08-04T16:20:00.000Z', sourceUrl: 'https://x.com/provider_a/status/1856000000000000101', sourceAccount: 'provider_a', summary: 'We have reset usage limits for all plans.' }),
-  realEvent({ id: '1859000000000000202', provider: 'provider_a', kind: 'reset', announcedAt: '2026-09-01T09:05:00.000Z', sourceUrl: 'https://x.com/provider_a/status/1859000000000000202', sourceAccount: 'provider_a', summary: 'Limits are reset again after the outage.' }),
-  realEvent({ id: '1861000000000000303', provider: 'provider_a', kind: 'boost', announcedAt: '2026-10-12T12:00:00.000Z', sourceUrl: 'https://x.com/provider_a/status/1861000000000000303', sourceAccount: 'provider_a', summary: 'Pro limits doubled this weekend.', scope: 'plan:pro' }),
-  realEvent({ id: '3m2xyzabc', provider: 'provider_b', kind: 'reset', announcedAt: '2026-10-20T22:45:00.000Z', sourceUrl: 'https://bsky.app/profile/provider-b.com/post/3m2xyzabc', sourceAccount: 'provider-b.com', summary: 'Weekly limits were reset for everyone.' }),
-  realEvent({ id: '3m3draft', provider: 'provider_b', kind: 'tease', announcedAt: '2026-11-02T08:00:00.000Z', sourceUrl: 'https://bsky.app/profile/provider-b.com/post/3m3draft', sourceAccount: 'provider-b.com', summary: 'Something about limits is coming.', verified: false }),
+  realEvent({
+    id: '1856000000000000101',
+    provider: 'provider_a',
+    kind: 'reset',
+    announcedAt: '2026-08-04T16:20:00.000Z',
+    sourceUrl: 'https://x.com/provider_a/status/1856000000000000101',
+    sourceAccount: 'provider_a',
+    summary: 'We have reset usage limits for all plans.',
+  }),
+  realEvent({
+    id: '1859000000000000202',
+    provider: 'provider_a',
+    kind: 'reset',
+    announcedAt: '2026-09-01T09:05:00.000Z',
+    sourceUrl: 'https://x.com/provider_a/status/1859000000000000202',
+    sourceAccount: 'provider_a',
+    summary: 'Limits are reset again after the outage.',
+  }),
+  realEvent({
+    id: '1861000000000000303',
+    provider: 'provider_a',
+    kind: 'boost',
+    announcedAt: '2026-10-12T12:00:00.000Z',
+    sourceUrl: 'https://x.com/provider_a/status/1861000000000000303',
+    sourceAccount: 'provider_a',
+    summary: 'Pro limits doubled this weekend.',
+    scope: 'plan:pro',
+  }),
+  realEvent({
+    id: '3m2xyzabc',
+    provider: 'provider_b',
+    kind: 'reset',
+    announcedAt: '2026-10-20T22:45:00.000Z',
+    sourceUrl: 'https://bsky.app/profile/provider-b.com/post/3m2xyzabc',
+    sourceAccount: 'provider-b.com',
+    summary: 'Weekly limits were reset for everyone.',
+  }),
+  realEvent({
+    id: '3m3draft',
+    provider: 'provider_b',
+    kind: 'tease',
+    announcedAt: '2026-11-02T08:00:00.000Z',
+    sourceUrl: 'https://bsky.app/profile/provider-b.com/post/3m3draft',
+    sourceAccount: 'provider-b.com',
+    summary: 'Something about limits is coming.',
+    verified: false,
+  }),
 ];
 /** The published ones, newest first, written out by hand. */
 const PUBLISHED_IDS = ['3m2xyzabc', '1861000000000000303', '1859000000000000202', '1856000000000000101'];
@@ -51,12 +114,22 @@ function deploymentEnv(siteUrl: string): NodeJS.ProcessEnv {
   return env;
 }
 
-const validateInCopy = () => spawnSync(process.execPath, ['scripts/validate.ts'], { cwd: copy, env: deploymentEnv('http://127.0.0.1:1'), encoding: 'utf8' });
+const validateInCopy = () =>
+  spawnSync(process.execPath, ['scripts/validate.ts'], {
+    cwd: copy,
+    env: deploymentEnv('http://127.0.0.1:1'),
+    encoding: 'utf8',
+  });
 
 function buildInCopy(siteUrl: string, outDir: string) {
   const astro = path.join(copy, 'node_modules/astro/bin/astro.mjs');
-  const run = spawnSync(process.execPath, [astro, 'build', '--outDir', outDir], { cwd: copy, env: deploymentEnv(siteUrl), encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`astro build failed in the copy (${run.status}):\n${run.stdout}\n${run.stderr}`);
+  const run = spawnSync(process.execPath, [astro, 'build', '--outDir', outDir], {
+    cwd: copy,
+    env: deploymentEnv(siteUrl),
+    encoding: 'utf8',
+  });
+  if (run.status !== 0)
+    throw new Error(`astro build failed in the copy (${run.status}):\n${run.stdout}\n${run.stderr}`);
   return run.stdout;
 }
 
@@ -69,7 +142,10 @@ beforeAll(async () => {
   await rm(path.join(copy, 'content/dataset.json'));
   for (const event of REAL_EVENTS) {
     await mkdir(path.join(copy, 'content/events', event.provider), { recursive: true });
-    await writeFile(path.join(copy, 'content/events', event.provider, `${event.id}.json`), `${JSON.stringify(event, null, 2)}\n`);
+    await writeFile(
+      path.join(copy, 'content/events', event.provider, `${event.id}.json`),
+      `${JSON.stringify(event, null, 2)}\n`,
+    );
   }
 });
 
@@ -92,8 +168,21 @@ describe('a copy of the project with real events instead of the sample set', () 
 
     server = await startServer({ port, workerConfig: path.join(outDir, 'server/wrangler.json') });
     const timeline = await fetch(`${server.baseUrl}/api/timeline?limit=50`);
-    expect(((await timeline.json()) as { events: { id: string }[] }).events.map((event) => event.id)).toEqual(PUBLISHED_IDS);
-    for (const page of ['/', '/zh', '/provider_c', '/about', '/index.md', '/zh/index.md', '/api/status', '/favicon.svg', '/data/board.json', '/no-such-page']) {
+    expect(((await timeline.json()) as { events: { id: string }[] }).events.map((event) => event.id)).toEqual(
+      PUBLISHED_IDS,
+    );
+    for (const page of [
+      '/',
+      '/zh',
+      '/provider_c',
+      '/about',
+      '/index.md',
+      '/zh/index.md',
+      '/api/status',
+      '/favicon.svg',
+      '/data/board.json',
+      '/no-such-page',
+    ]) {
       const response = await fetch(`${server.baseUrl}${page}`);
       expect(response.status, page).toBe(page === '/no-such-page' ? 404 : 200);
       expect(response.headers.get('X-Sample-Data'), page).toBeNull();
@@ -118,9 +207,13 @@ describe('a copy of the project with real events instead of the sample set', () 
 
     const outDir = path.join(copy, 'dist-empty');
     buildInCopy('http://127.0.0.1:1', outDir);
-    const index = JSON.parse(await readFile(path.join(outDir, 'client/data/events/index.json'), 'utf8')) as { files: unknown[] };
+    const index = JSON.parse(await readFile(path.join(outDir, 'client/data/events/index.json'), 'utf8')) as {
+      files: unknown[];
+    };
     expect(index.files).toEqual([]);
-    const board = JSON.parse(await readFile(path.join(outDir, 'client/data/board.json'), 'utf8')) as { providers: Record<string, { recent: unknown[] }> };
+    const board = JSON.parse(await readFile(path.join(outDir, 'client/data/board.json'), 'utf8')) as {
+      providers: Record<string, { recent: unknown[] }>;
+    };
     expect(Object.values(board.providers).map((provider) => provider.recent)).toEqual([[], [], []]);
   }, 300_000);
 });

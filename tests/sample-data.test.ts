@@ -22,7 +22,10 @@ describe('content/events', () => {
 
   it('is marked as sample data whenever it holds fictional sources, so the site says so', () => {
     const fictional = events.filter(isFictionalHost).map((event) => event.sourceUrl);
-    expect(fictional.length > 0 && !sample, `fictional sources without {"sample": true} in content/dataset.json: ${fictional.join(', ')}`).toBe(false);
+    expect(
+      fictional.length > 0 && !sample,
+      `fictional sources without {"sample": true} in content/dataset.json: ${fictional.join(', ')}`,
+    ).toBe(false);
   });
 });
 
@@ -50,13 +53,20 @@ if (sample) {
     });
 
     it('says what its scope says: a plan-scoped summary names its plan and claims nobody else', () => {
-      const claimsEveryone = /everyone|every (plan|account)|all (users|plans|paid plans|accounts|limits|usage limits)|globally/i;
+      const claimsEveryone =
+        /everyone|every (plan|account)|all (users|plans|paid plans|accounts|limits|usage limits)|globally/i;
       const inconsistent = events
         .filter((event) => event.scope.startsWith('plan:'))
         .filter((event) => {
           const plan = event.scope.slice('plan:'.length);
-          const otherPlans = ['pro', 'max', 'team'].filter((other) => other !== plan && new RegExp(`\\b${other}\\b`, 'i').test(event.summary));
-          return !new RegExp(`\\b${plan}\\b`, 'i').test(event.summary) || claimsEveryone.test(event.summary) || otherPlans.length > 0;
+          const otherPlans = ['pro', 'max', 'team'].filter(
+            (other) => other !== plan && new RegExp(`\\b${other}\\b`, 'i').test(event.summary),
+          );
+          return (
+            !new RegExp(`\\b${plan}\\b`, 'i').test(event.summary) ||
+            claimsEveryone.test(event.summary) ||
+            otherPlans.length > 0
+          );
         })
         .map((event) => `${event.provider}/${event.id} (${event.scope}): ${event.summary}`);
       expect(inconsistent).toEqual([]);
@@ -64,7 +74,11 @@ if (sample) {
 
     it('gives global events no summary addressed to one plan', () => {
       const addressedToOnePlan = /\b(pro|max|team) (accounts|subscribers|plan)\b/i;
-      expect(events.filter((event) => event.scope === 'global' && addressedToOnePlan.test(event.summary)).map((event) => event.id)).toEqual([]);
+      expect(
+        events
+          .filter((event) => event.scope === 'global' && addressedToOnePlan.test(event.summary))
+          .map((event) => event.id),
+      ).toEqual([]);
     });
   });
 }

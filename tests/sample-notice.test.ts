@@ -9,8 +9,10 @@ import { describe, expect, inject, it } from 'vitest';
 
 const baseUrl = inject('baseUrl');
 
-const ENGLISH_NOTICE = /<p class="sample-notice" role="note" data-sample-notice>Sample data: every event on this site is fictional[^<]*<\/p>/;
-const CHINESE_NOTICE = /<p class="sample-notice" role="note" data-sample-notice>示例数据：本站的所有公告都是虚构的[^<]*<\/p>/;
+const ENGLISH_NOTICE =
+  /<p class="sample-notice" role="note" data-sample-notice>Sample data: every event on this site is fictional[^<]*<\/p>/;
+const CHINESE_NOTICE =
+  /<p class="sample-notice" role="note" data-sample-notice>示例数据：本站的所有公告都是虚构的[^<]*<\/p>/;
 
 describe('sample data says so', () => {
   it.each([
@@ -45,7 +47,9 @@ describe('sample data says so', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `${baseUrl}/index.md` } }),
     });
     const body = (await response.json()) as { result: { contents: { text: string }[] } };
-    expect(body.result.contents[0]!.text.split('\n')[2]).toMatch(/^\*\*Sample data: every event on this site is fictional/);
+    expect(body.result.contents[0]!.text.split('\n')[2]).toMatch(
+      /^\*\*Sample data: every event on this site is fictional/,
+    );
   });
 
   it('in an X-Sample-Data header on every response, from the worker and from static files', async () => {
@@ -70,8 +74,18 @@ describe('sample data says so', () => {
       ['/og.png'],
       ['/data/board.json'],
       [stylesheet!],
-      ['/api/status', { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' } }],
-      ['/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }],
+      [
+        '/api/status',
+        { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' } },
+      ],
+      [
+        '/mcp',
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+          body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        },
+      ],
     ];
     const answers = await Promise.all(
       requests.map(async ([path, init]) => {

@@ -12,11 +12,20 @@ const badTree = () =>
   writeEventTree({
     'provider_a/good-1.json': JSON.stringify(good),
     'provider_a/bad-json.json': '{ "id": ',
-    'provider_b/bad-fields.json': JSON.stringify({ ...good, id: 'bad-fields', provider: 'provider_b', kind: 'restart', sourceUrl: 'http://x.example/1' }),
+    'provider_b/bad-fields.json': JSON.stringify({
+      ...good,
+      id: 'bad-fields',
+      provider: 'provider_b',
+      kind: 'restart',
+      sourceUrl: 'http://x.example/1',
+    }),
   });
 
 const runValidate = (eventsDir: string) =>
-  spawnSync(process.execPath, ['scripts/validate.ts'], { env: { ...process.env, EVENTS_DIR: eventsDir }, encoding: 'utf8' });
+  spawnSync(process.execPath, ['scripts/validate.ts'], {
+    env: { ...process.env, EVENTS_DIR: eventsDir },
+    encoding: 'utf8',
+  });
 
 const buildFailure = async (eventsDir: string): Promise<Error> =>
   buildSite({ siteUrl: 'http://127.0.0.1:1', eventsDir }).then(
@@ -26,9 +35,15 @@ const buildFailure = async (eventsDir: string): Promise<Error> =>
 
 /** A good tree plus a link to another provider's file and a link to a file outside the tree. */
 async function treeWithLinks() {
-  const root = await writeEventTree({ 'provider_a/good-1.json': JSON.stringify(good), 'provider_b/other-1.json': JSON.stringify(other) });
+  const root = await writeEventTree({
+    'provider_a/good-1.json': JSON.stringify(good),
+    'provider_b/other-1.json': JSON.stringify(other),
+  });
   const outside = path.join(path.dirname(root), 'unchecked.json');
-  await writeFile(outside, JSON.stringify(makeEvent({ id: 'unchecked', provider: 'provider_c', announcedAt: '2026-01-04T00:00:00.000Z' })));
+  await writeFile(
+    outside,
+    JSON.stringify(makeEvent({ id: 'unchecked', provider: 'provider_c', announcedAt: '2026-01-04T00:00:00.000Z' })),
+  );
   await symlink('../provider_b/other-1.json', path.join(root, 'provider_a/other-1.json'));
   await mkdir(path.join(root, 'provider_c'));
   await symlink(outside, path.join(root, 'provider_c/unchecked.json'));
@@ -52,7 +67,7 @@ describe('npm run validate', () => {
     expect(run.stdout).toContain('1 valid event files (1 published, 0 drafts)');
   });
 
-  it('refuses symbolic links, to another provider\'s file or to a file outside the tree, naming each', async () => {
+  it("refuses symbolic links, to another provider's file or to a file outside the tree, naming each", async () => {
     const root = await treeWithLinks();
     const run = runValidate(root);
     expect(run.status).toBe(1);
@@ -85,9 +100,15 @@ describe('npm run validate', () => {
     const withMark = runValidate(await writeEventTree({ 'provider_a/good-1.json': `\uFEFF${JSON.stringify(good)}` }));
     expect(withMark.stderr).toBe('');
     expect(withMark.status).toBe(0);
-    const impossible = runValidate(await writeEventTree({ 'provider_a/good-1.json': JSON.stringify({ ...good, announcedAt: '2026-02-30T10:00:00Z' }) }));
+    const impossible = runValidate(
+      await writeEventTree({
+        'provider_a/good-1.json': JSON.stringify({ ...good, announcedAt: '2026-02-30T10:00:00Z' }),
+      }),
+    );
     expect(impossible.status).toBe(1);
-    expect(impossible.stderr).toContain('→ announcedAt: is "2026-02-30T10:00:00Z": the date 2026-02-30 does not exist: February 2026 has 28 days');
+    expect(impossible.stderr).toContain(
+      '→ announcedAt: is "2026-02-30T10:00:00Z": the date 2026-02-30 does not exist: February 2026 has 28 days',
+    );
   });
 
   it('says in one line that a missing EVENTS_DIR does not exist, without a stack trace', () => {
@@ -95,7 +116,9 @@ describe('npm run validate', () => {
     const run = runValidate(missing);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(`The events folder ${missing} does not exist`)]);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringContaining(`The events folder ${missing} does not exist`),
+    ]);
   });
 
   it('names a data set marker that is not one', async () => {
@@ -103,7 +126,9 @@ describe('npm run validate', () => {
     await writeFile(path.join(path.dirname(root), 'dataset.json'), '{"sample": "yes"}');
     const run = runValidate(root);
     expect(run.status).toBe(1);
-    expect(run.stderr.trim()).toBe(`${path.join(path.dirname(root), 'dataset.json')}: must be {"sample": true} or {"sample": false}; delete the file when the events are real data`);
+    expect(run.stderr.trim()).toBe(
+      `${path.join(path.dirname(root), 'dataset.json')}: must be {"sample": true} or {"sample": false}; delete the file when the events are real data`,
+    );
   });
 });
 

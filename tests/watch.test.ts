@@ -23,7 +23,8 @@ beforeAll(async () => {
     '/provider-c.json': fixture('provider-c.json'),
     '/broken': 500,
     '/malformed': async () => '<rss><channel><item><title>unclosed',
-    '/huge': async () => `<rss version="2.0"><channel>${'<item><title>x</title></item>'.repeat(40_000)}</channel></rss>`,
+    '/huge': async () =>
+      `<rss version="2.0"><channel>${'<item><title>x</title></item>'.repeat(40_000)}</channel></rss>`,
     '/slow': 'never',
   };
   server = createServer(async (request, response) => {
@@ -104,7 +105,9 @@ describe('npm run watch', () => {
       ['2026-11-19-limits', 'reset', false, '2026-11-19T04:00:00.000Z'],
       ['capacity-coming', 'tease', false, '2026-11-20T08:00:00.000Z'],
     ]);
-    expect(added.find((event) => event.id === '1900000000000000001')?.summary).toBe("Limits reset — We've reset weekly usage limits for everyone & every plan.");
+    expect(added.find((event) => event.id === '1900000000000000001')?.summary).toBe(
+      "Limits reset — We've reset weekly usage limits for everyone & every plan.",
+    );
     // Nothing already recorded was touched.
     expect(after.events.filter((event) => before.events.some((old) => old.id === event.id))).toEqual(before.events);
 
@@ -117,9 +120,20 @@ describe('npm run watch', () => {
     // Asynchronously: the fixture server lives in this process and must keep answering.
     const run = (options: typeof failing.options) =>
       new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const args = ['scripts/watch.ts', '--sources', options.sourcesFile, '--state', options.stateFile, '--timeout-ms', '1500'];
-        const child = execFile(process.execPath, args, { env: { ...process.env, EVENTS_DIR: options.eventsRoot } }, (_, stdout, stderr) =>
-          resolve({ status: child.exitCode, stdout, stderr }),
+        const args = [
+          'scripts/watch.ts',
+          '--sources',
+          options.sourcesFile,
+          '--state',
+          options.stateFile,
+          '--timeout-ms',
+          '1500',
+        ];
+        const child = execFile(
+          process.execPath,
+          args,
+          { env: { ...process.env, EVENTS_DIR: options.eventsRoot } },
+          (_, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
         );
       });
     const failed = await run(failing.options);

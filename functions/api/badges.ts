@@ -16,7 +16,9 @@ async function badgeFor(context: EdgeContext, name: string | undefined) {
 /** GET /badge/<provider>.svg: an embeddable badge. */
 export async function handleBadgeSvg(context: EdgeContext, params: { provider?: string }): Promise<Response> {
   const content = await badgeFor(context, params.provider);
-  return content === undefined ? invalidProvider() : textResponse(renderBadgeSvg(content), CONTENT_TYPES.svg, BADGE_SECURITY_HEADERS);
+  return content === undefined
+    ? invalidProvider()
+    : textResponse(renderBadgeSvg(content), CONTENT_TYPES.svg, BADGE_SECURITY_HEADERS);
 }
 
 /** GET /badge/<provider>.json: a shields.io endpoint. */

@@ -10,9 +10,13 @@ import { invalidQuery, textResponse, withHeaders } from '../../src/server/http/r
 export function handleWindowCalendar(context: EdgeContext): Response {
   const query = parseQuery(IcsQuerySchema, context.url.searchParams);
   if (!query.ok) return invalidQuery(query.issues);
-  return textResponse(renderWindowCalendar({ query: query.value, baseUrl: BASE_URL, now: context.now }), CONTENT_TYPES.calendar, {
-    'Content-Disposition': `attachment; filename=${windowCalendarFileName(query.value.provider)}`,
-  });
+  return textResponse(
+    renderWindowCalendar({ query: query.value, baseUrl: BASE_URL, now: context.now }),
+    CONTENT_TYPES.calendar,
+    {
+      'Content-Disposition': `attachment; filename=${windowCalendarFileName(query.value.provider)}`,
+    },
+  );
 }
 
 /**

@@ -13,5 +13,8 @@ export async function handleMarkdown(context: EdgeContext, locale: Locale): Prom
   const dataset = await context.dataset();
   const board = boardFromSummaries(summariesOf(dataset), context.now);
   const events = recentEvents(dataset, 'all', MARKDOWN_LATEST_COUNT);
-  return textResponse(renderBoardMarkdown({ board, events, baseUrl: BASE_URL, locale, sampleData: SERVES_SAMPLE_DATA }), CONTENT_TYPES.markdown);
+  return textResponse(
+    renderBoardMarkdown({ board, events, baseUrl: BASE_URL, locale, sampleData: SERVES_SAMPLE_DATA }),
+    CONTENT_TYPES.markdown,
+  );
 }

@@ -31,7 +31,8 @@ export async function handleTimeline(context: EdgeContext): Promise<Response> {
   if (!query.ok) return invalidQuery(query.issues);
   const { format, ...selection } = query.value;
   if (format === 'csv') return answerCsv(context, selection);
-  if (isDefault(selection)) return withHeaders(await context.asset(TIMELINE_FILE), { 'Content-Type': CONTENT_TYPES.json });
+  if (isDefault(selection))
+    return withHeaders(await context.asset(TIMELINE_FILE), { 'Content-Type': CONTENT_TYPES.json });
   return conditionalJson(context.request, buildTimelineResponse(await context.dataset(), selection, context.now));
 }
 

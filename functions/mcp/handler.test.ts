@@ -12,7 +12,10 @@ describe('handleMcp when the rate limiter fails', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
     });
     const unusedAssets = { fetch: () => Promise.reject(new Error('unused')) } as unknown as Fetcher;
-    const context = createContext(request, { ASSETS: unusedAssets, MCP_RATE_LIMITER: failingLimiter as unknown as RateLimit });
+    const context = createContext(request, {
+      ASSETS: unusedAssets,
+      MCP_RATE_LIMITER: failingLimiter as unknown as RateLimit,
+    });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const response = await handleMcp(context);
     expect(response.status).toBe(200);

@@ -11,7 +11,15 @@ export const MCP_BODY_LIMIT_BYTES = 64 * 1024;
 const RATE_LIMIT_PERIOD_SECONDS = 60;
 const rateLimited = (): Response =>
   Response.json(
-    { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Rate limit exceeded: at most 60 requests per minute per IP. Retry after the number of seconds in Retry-After.' } },
+    {
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32000,
+        message:
+          'Rate limit exceeded: at most 60 requests per minute per IP. Retry after the number of seconds in Retry-After.',
+      },
+    },
     { status: 429, headers: { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS), 'Cache-Control': 'no-store' } },
   );
 

@@ -38,12 +38,19 @@ export const CPU_TARGETS: CpuTarget[] = [
   { name: 'GET /feed.json', path: '/feed.json' },
   { name: 'GET /index.md', path: '/index.md' },
   { name: 'GET /zh/index.md', path: '/zh/index.md' },
-  { name: 'GET /api/ics', path: '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00Z' },
+  {
+    name: 'GET /api/ics',
+    path: '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00Z',
+  },
   { name: 'GET /badge/provider_a.svg', path: '/badge/provider_a.svg' },
   {
     name: 'POST /mcp tools/call get_status',
     path: '/mcp',
-    init: { method: 'POST', body: MCP_GET_STATUS_BODY, headers: { 'content-type': 'application/json', 'cf-connecting-ip': '2001:db8::7' } },
+    init: {
+      method: 'POST',
+      body: MCP_GET_STATUS_BODY,
+      headers: { 'content-type': 'application/json', 'cf-connecting-ip': '2001:db8::7' },
+    },
   },
 ];
 
@@ -72,7 +79,8 @@ async function freshWorker(serverDir: string): Promise<{ worker: Worker; importM
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
 export interface CpuFigures {
   cold: { target: string; medianMs: number; maxMs: number; importMs: number };

@@ -23,7 +23,9 @@ function runGit(args: string[], cwd: string, input?: string): Promise<void> {
   if (input !== undefined) child.stdin?.end(input);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`git ${args[0]} failed (${code}): ${errors}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`git ${args[0]} failed (${code}): ${errors}`)),
+    );
   });
 }
 
@@ -37,7 +39,10 @@ function historyStream(events: Event[], start: number): { stream: string; commit
     commits += 1;
     time += 600;
     parts.push(`commit refs/heads/main\ncommitter Bench <bench@example.org> ${time} +0000\n${data(message)}`);
-    for (const event of files) parts.push(`M 100644 inline content/events/${event.provider}/${event.id}.json\n${data(serializeEventFile(event))}`);
+    for (const event of files)
+      parts.push(
+        `M 100644 inline content/events/${event.provider}/${event.id}.json\n${data(serializeEventFile(event))}`,
+      );
     parts.push('\n');
   };
   for (let first = 0; first < events.length; first += BATCH) {
@@ -80,15 +85,25 @@ export async function provenanceSection(sizes: number[]): Promise<string> {
       const verified = [...provenance.values()].filter((value) => value.verifiedAt !== null).length;
       const expectedVerified = events.filter((event) => event.verified).length;
       if (verified !== expectedVerified || history.length !== commits) {
-        throw new Error(`the pass disagrees with the history it was given: ${verified} verified of ${expectedVerified}, ${history.length} commits of ${commits}`);
+        throw new Error(
+          `the pass disagrees with the history it was given: ${verified} verified of ${expectedVerified}, ${history.length} commits of ${commits}`,
+        );
       }
       const mib = (Buffer.byteLength(text) / 2 ** 20).toFixed(1);
-      rows.push(`| ${size.toLocaleString('en')} | ${commits} | ${mib} | ${totalMs.toFixed(0)} | ${gitMs.toFixed(0)} | ${parseMs.toFixed(0)} | ${foldMs.toFixed(0)} |`);
+      rows.push(
+        `| ${size.toLocaleString('en')} | ${commits} | ${mib} | ${totalMs.toFixed(0)} | ${gitMs.toFixed(0)} | ${parseMs.toFixed(0)} | ${foldMs.toFixed(0)} |`,
+      );
     } finally {
       await rm(repo, { recursive: true, force: true });
     }
   }
-  return ['### Provenance pass (one git log over the event tree, synthetic history)', '', '| events | commits | git log output MiB | whole pass ms | git log ms | parse ms | fold ms |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
+  return [
+    '### Provenance pass (one git log over the event tree, synthetic history)',
+    '',
+    '| events | commits | git log output MiB | whole pass ms | git log ms | parse ms | fold ms |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
 }
 
 if (import.meta.main) {

@@ -22,7 +22,8 @@ export function assetsBinding(files: BuiltFiles): Fetcher {
     const bytes = files.get(new URL(request.url).pathname);
     if (bytes === undefined) return new Response('Not Found', { status: 404 });
     const etag = etagOf(bytes);
-    if (request.headers.get('If-None-Match') === etag) return new Response(null, { status: 304, headers: { ETag: etag } });
+    if (request.headers.get('If-None-Match') === etag)
+      return new Response(null, { status: 304, headers: { ETag: etag } });
     return new Response(bytes, { headers: { ETag: etag, 'Cache-Control': 'public, max-age=0, must-revalidate' } });
   };
   return { fetch: fetchAsset } as unknown as Fetcher;
@@ -48,4 +49,3 @@ export function fixtureFiles(events: readonly Event[], builtAt: Date, baseUrl = 
 
 /** A limiter that lets everything through: the real binding is exercised by the served suite in workerd. */
 export const OPEN_RATE_LIMITER = { limit: async () => ({ success: true }) } as unknown as RateLimit;
-

@@ -16,6 +16,12 @@ export interface EdgeApp {
 
 export function edgeApp(files: BuiltFiles, options: { origin?: string; rateLimiter?: RateLimit } = {}): EdgeApp {
   const origin = options.origin ?? 'http://localhost:4321';
-  const env: EdgeBindings = { ASSETS: assetsBinding(files), MCP_RATE_LIMITER: options.rateLimiter ?? OPEN_RATE_LIMITER };
-  return { env, request: (requestPath, init, now) => answerEdgeRoute(new Request(new URL(requestPath, origin), init), env, now) };
+  const env: EdgeBindings = {
+    ASSETS: assetsBinding(files),
+    MCP_RATE_LIMITER: options.rateLimiter ?? OPEN_RATE_LIMITER,
+  };
+  return {
+    env,
+    request: (requestPath, init, now) => answerEdgeRoute(new Request(new URL(requestPath, origin), init), env, now),
+  };
 }

@@ -29,14 +29,26 @@ export interface BuildOptions {
 /** `astro build` with `{base_url}` (and optionally another event tree); rejects with the build's output. */
 export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe' }: BuildOptions): Promise<string> {
   // NODE_ENV=production whatever the caller's (vitest sets `test`, which makes Vite build with DEV=true).
-  const env = { ...process.env, ...quietToolEnv, NODE_ENV: 'production', SITE_URL: siteUrl, ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}) };
-  const child = spawn(process.execPath, [ASTRO, 'build', ...(outDir ? ['--outDir', outDir] : [])], { cwd: projectRoot, env, stdio });
+  const env = {
+    ...process.env,
+    ...quietToolEnv,
+    NODE_ENV: 'production',
+    SITE_URL: siteUrl,
+    ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}),
+  };
+  const child = spawn(process.execPath, [ASTRO, 'build', ...(outDir ? ['--outDir', outDir] : [])], {
+    cwd: projectRoot,
+    env,
+    stdio,
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`astro build failed (${code}):\n${output}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`astro build failed (${code}):\n${output}`)),
+    );
   });
 }
 
@@ -57,11 +69,22 @@ export interface ServeOptions {
  * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next.
  * It runs in a process group of its own, so `stopServer` ends wrangler and the workerd processes it starts.
  */
-export function serveBuild({ port, persistTo = LOCAL_STATE_DIR, host = '127.0.0.1', stdio = 'pipe', workerConfig = BUILT_WORKER_CONFIG }: ServeOptions): ChildProcess {
+export function serveBuild({
+  port,
+  persistTo = LOCAL_STATE_DIR,
+  host = '127.0.0.1',
+  stdio = 'pipe',
+  workerConfig = BUILT_WORKER_CONFIG,
+}: ServeOptions): ChildProcess {
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
   args.push('--persist-to', persistTo);
-  return spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...quietToolEnv }, stdio, detached: true });
+  return spawn(process.execPath, args, {
+    cwd: projectRoot,
+    env: { ...process.env, ...quietToolEnv },
+    stdio,
+    detached: true,
+  });
 }
 
 export function stopServer(server: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
@@ -95,7 +118,9 @@ export function freePort(): Promise<number> {
     probe.on('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
+      );
     });
   });
 }

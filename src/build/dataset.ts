@@ -9,7 +9,12 @@ let published: Promise<PublishedEvents> | undefined;
  * shares them, so they all agree with each other and with the edge data set.
  */
 export const buildTimeEvents = (): Promise<PublishedEvents> =>
-  (published ??= getCollection('events').then((entries) => publishEvents(entries.map((entry) => entry.data), new Date())));
+  (published ??= getCollection('events').then((entries) =>
+    publishEvents(
+      entries.map((entry) => entry.data),
+      new Date(),
+    ),
+  ));
 
 /** The stamp's build id: the one astro.config.mjs gave this build (the worker of the same build expects it). */
 export function buildStampId(): string {

@@ -56,7 +56,8 @@ export function cadenceAt(summary: ProviderSummary, now: Date): CadenceAt {
   };
 }
 
-const daysSinceLastReset = ({ lastReset, nowMs }: CadenceAt) => (lastReset === null ? null : msToDays(nowMs - effectiveMs(lastReset)));
+const daysSinceLastReset = ({ lastReset, nowMs }: CadenceAt) =>
+  lastReset === null ? null : msToDays(nowMs - effectiveMs(lastReset));
 
 /** A provider's board entry at `now` (≥ the summary's `asOf`): O(10 + pending resets), whatever the history. */
 export function statusFromSummary(summary: ProviderSummary, now: Date): ProviderStatus {
@@ -88,8 +89,7 @@ export function statusFromSummary(summary: ProviderSummary, now: Date): Provider
   };
 }
 
-export const ESTIMATE_NOTE =
-  `A cadence estimate: the last reset plus the median gap between the last ${MEDIAN_BASIS_RESETS} resets. It is not a vendor schedule; a time in the past means any time now.`;
+export const ESTIMATE_NOTE = `A cadence estimate: the last reset plus the median gap between the last ${MEDIAN_BASIS_RESETS} resets. It is not a vendor schedule; a time in the past means any time now.`;
 
 /** One provider's estimate and what it rests on (the MCP tool get_next_estimate). */
 export function estimateFromSummary(summary: ProviderSummary, now: Date): NextEstimate {
@@ -107,7 +107,10 @@ export function estimateFromSummary(summary: ProviderSummary, now: Date): NextEs
 }
 
 /** The whole board (spec 2.7) from one summary per provider, in the enumeration's order. */
-export const boardFromSummaries = (summaries: Readonly<Record<Provider, ProviderSummary>>, now: Date): StatusResponse => ({
+export const boardFromSummaries = (
+  summaries: Readonly<Record<Provider, ProviderSummary>>,
+  now: Date,
+): StatusResponse => ({
   updatedAt: now.toISOString(),
   providers: PROVIDERS.map((provider) => statusFromSummary(summaries[provider], now)),
 });
@@ -124,7 +127,10 @@ export const deriveNextEstimate = (provider: Provider, events: readonly Event[],
 
 export const deriveBoard = (events: readonly Event[], now: Date): StatusResponse =>
   boardFromSummaries(
-    Object.fromEntries(PROVIDERS.map((provider) => [provider, summarizeProvider(provider, events, now)])) as Record<Provider, ProviderSummary>,
+    Object.fromEntries(PROVIDERS.map((provider) => [provider, summarizeProvider(provider, events, now)])) as Record<
+      Provider,
+      ProviderSummary
+    >,
     now,
   );
 

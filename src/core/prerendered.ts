@@ -34,18 +34,37 @@ const feed =
 const announcementCalendar =
   (provider: Provider | undefined): FileBody =>
   (input) =>
-    renderAnnouncementCalendar({ events: input.published.events, board: deriveBoard(input.published.events, builtAt(input)), provider, baseUrl: input.baseUrl });
+    renderAnnouncementCalendar({
+      events: input.published.events,
+      board: deriveBoard(input.published.events, builtAt(input)),
+      provider,
+      baseUrl: input.baseUrl,
+    });
 
 const providerPage =
   (provider: Provider): FileBody =>
   (input) =>
-    JSON.stringify(ProviderPageFileSchema.parse(stamped(buildProviderPageData(provider, input.published.events, builtAt(input)), input.buildId)));
+    JSON.stringify(
+      ProviderPageFileSchema.parse(
+        stamped(buildProviderPageData(provider, input.published.events, builtAt(input)), input.buildId),
+      ),
+    );
 
 export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {
-  [EDGE_DATASET_PATH]: (input) => JSON.stringify(EdgeDatasetFileSchema.parse(stamped(buildEdgeDataset(input.published.events, builtAt(input)), input.buildId))),
+  [EDGE_DATASET_PATH]: (input) =>
+    JSON.stringify(
+      EdgeDatasetFileSchema.parse(stamped(buildEdgeDataset(input.published.events, builtAt(input)), input.buildId)),
+    ),
   '/api/timeline': (input) =>
-    JSON.stringify(buildTimelineResponse(buildEdgeDataset(input.published.events, builtAt(input)), { provider: 'all', limit: TIMELINE_LIMIT.default }, builtAt(input))),
-  '/api/timeline.csv': ({ published, baseUrl }) => renderTimelineCsv(published.events.slice(0, TIMELINE_LIMIT.default), baseUrl),
+    JSON.stringify(
+      buildTimelineResponse(
+        buildEdgeDataset(input.published.events, builtAt(input)),
+        { provider: 'all', limit: TIMELINE_LIMIT.default },
+        builtAt(input),
+      ),
+    ),
+  '/api/timeline.csv': ({ published, baseUrl }) =>
+    renderTimelineCsv(published.events.slice(0, TIMELINE_LIMIT.default), baseUrl),
   [FEED_FORMATS.rss.path]: feed('rss'),
   [FEED_FORMATS.atom.path]: feed('atom'),
   [FEED_FORMATS.json.path]: feed('json'),
@@ -53,7 +72,12 @@ export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {
   ...Object.fromEntries(PROVIDERS.map((provider) => [providerCalendarPath(provider), announcementCalendar(provider)])),
   ...Object.fromEntries(PROVIDERS.map((provider) => [providerPagePath(provider), providerPage(provider)])),
   ...Object.fromEntries(
-    PROVIDERS.flatMap((provider) => (Object.keys(FEED_FORMATS) as FeedFormat[]).map((format) => [providerFeedPath(format, provider), feed(format, provider)])),
+    PROVIDERS.flatMap((provider) =>
+      (Object.keys(FEED_FORMATS) as FeedFormat[]).map((format) => [
+        providerFeedPath(format, provider),
+        feed(format, provider),
+      ]),
+    ),
   ),
 };
 

@@ -128,9 +128,15 @@ const commit = (sha: string, hour: number, changes: HistoryCommit['changes']): H
 describe('eventTimelines', () => {
   it('follows a file through a move, an unverification and a re-verification', () => {
     const timelines = eventTimelines(parseEventLog(LOG));
-    expect(timelines.get('one')).toEqual({ recorded: { sha: A, committedAt: at(1762000000) }, verified: { sha: B, committedAt: at(1762003600) } });
+    expect(timelines.get('one')).toEqual({
+      recorded: { sha: A, committedAt: at(1762000000) },
+      verified: { sha: B, committedAt: at(1762003600) },
+    });
     // two: verified at B, kept through the move at C, unverified at D, verified again at E.
-    expect(timelines.get('two')).toEqual({ recorded: { sha: B, committedAt: at(1762003600) }, verified: { sha: E, committedAt: at(1762014400) } });
+    expect(timelines.get('two')).toEqual({
+      recorded: { sha: B, committedAt: at(1762003600) },
+      verified: { sha: E, committedAt: at(1762014400) },
+    });
     expect(timelines.has('README')).toBe(false);
   });
 
@@ -140,7 +146,10 @@ describe('eventTimelines', () => {
       commit(B, 2, [{ id: 'x', change: 'deleted', verified: null }]),
       commit(C, 3, [{ id: 'x', change: 'added', verified: true }]),
     ]);
-    expect(timelines.get('x')).toEqual({ recorded: { sha: A, committedAt: '2026-11-01T01:00:00.000Z' }, verified: { sha: C, committedAt: '2026-11-01T03:00:00.000Z' } });
+    expect(timelines.get('x')).toEqual({
+      recorded: { sha: A, committedAt: '2026-11-01T01:00:00.000Z' },
+      verified: { sha: C, committedAt: '2026-11-01T03:00:00.000Z' },
+    });
   });
 
   it('moves in either order within one commit keep the verification', () => {
@@ -171,7 +180,10 @@ describe('eventTimelines', () => {
 });
 
 describe('provenanceOf', () => {
-  const timeline = { recorded: { sha: A, committedAt: '2026-11-01T10:00:00.000Z' }, verified: { sha: B, committedAt: '2026-11-01T10:44:31.000Z' } };
+  const timeline = {
+    recorded: { sha: A, committedAt: '2026-11-01T10:00:00.000Z' },
+    verified: { sha: B, committedAt: '2026-11-01T10:44:31.000Z' },
+  };
 
   it('rounds the lag to whole minutes and may be negative', () => {
     expect(provenanceOf({ announcedAt: '2026-11-01T10:00:00.000Z' }, timeline, null).lagMinutes).toBe(45); // 44.52 min
@@ -198,8 +210,14 @@ describe('provenanceOf', () => {
       audience: [],
       verified: true,
     } as const;
-    const record = { event, pageUrl: 'http://localhost:4321/provider_a#event-one', provenance: provenanceOf(event, timeline, null) };
+    const record = {
+      event,
+      pageUrl: 'http://localhost:4321/provider_a#event-one',
+      provenance: provenanceOf(event, timeline, null),
+    };
     expect(EventRecordSchema.parse(record)).toEqual(record);
-    expect(() => EventRecordSchema.parse({ ...record, provenance: { ...record.provenance, lagMinutes: 1.5 } })).toThrow();
+    expect(() =>
+      EventRecordSchema.parse({ ...record, provenance: { ...record.provenance, lagMinutes: 1.5 } }),
+    ).toThrow();
   });
 });

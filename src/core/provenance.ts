@@ -24,10 +24,15 @@ export type CommitRef = z.infer<typeof CommitRefSchema>;
 export const EventProvenanceSchema = z
   .strictObject({
     recordedAt: UtcTimestampSchema.nullable().describe('committer date of the commit that first added the event file'),
-    verifiedAt: UtcTimestampSchema.nullable().describe('committer date of the commit from which the file has said verified: true'),
+    verifiedAt: UtcTimestampSchema.nullable().describe(
+      'committer date of the commit from which the file has said verified: true',
+    ),
     recordedCommit: CommitRefSchema.nullable(),
     verifiedCommit: CommitRefSchema.nullable(),
-    lagMinutes: z.int().nullable().describe('verifiedAt − announcedAt in whole minutes (rounded); negative if the commit date precedes the post'),
+    lagMinutes: z
+      .int()
+      .nullable()
+      .describe('verifiedAt − announcedAt in whole minutes (rounded); negative if the commit date precedes the post'),
   })
   .meta({ id: 'EventProvenance' });
 export type EventProvenance = z.infer<typeof EventProvenanceSchema>;
@@ -121,7 +126,8 @@ export function eventTimelines(history: Iterable<HistoryCommit>): Map<string, Ev
   return timelines;
 }
 
-export const commitUrl = (repositoryUrl: string, sha: string): string => `${repositoryUrl.replace(/\/+$/, '')}/commit/${sha}`;
+export const commitUrl = (repositoryUrl: string, sha: string): string =>
+  `${repositoryUrl.replace(/\/+$/, '')}/commit/${sha}`;
 
 const MS_PER_MINUTE = 60_000;
 
@@ -132,14 +138,19 @@ export function provenanceOf(
   repositoryUrl: string | null,
 ): EventProvenance {
   if (timeline === undefined) return UNKNOWN_PROVENANCE;
-  const ref = (stamp: CommitStamp): CommitRef => ({ sha: stamp.sha, url: repositoryUrl ? commitUrl(repositoryUrl, stamp.sha) : null });
+  const ref = (stamp: CommitStamp): CommitRef => ({
+    sha: stamp.sha,
+    url: repositoryUrl ? commitUrl(repositoryUrl, stamp.sha) : null,
+  });
   const verified = timeline.verified;
   return {
     recordedAt: timeline.recorded.committedAt,
     verifiedAt: verified?.committedAt ?? null,
     recordedCommit: ref(timeline.recorded),
     verifiedCommit: verified ? ref(verified) : null,
-    lagMinutes: verified ? Math.round((Date.parse(verified.committedAt) - Date.parse(event.announcedAt)) / MS_PER_MINUTE) : null,
+    lagMinutes: verified
+      ? Math.round((Date.parse(verified.committedAt) - Date.parse(event.announcedAt)) / MS_PER_MINUTE)
+      : null,
   };
 }
 

@@ -27,7 +27,9 @@ export function parseDatasetMarker(text: string): MarkerReading {
     return { ok: false, message: `malformed JSON: ${(error as Error).message}` };
   }
   const parsed = DatasetMarkerSchema.safeParse(raw);
-  return parsed.success ? { ok: true, marker: parsed.data } : { ok: false, message: 'must be {"sample": true} or {"sample": false}' };
+  return parsed.success
+    ? { ok: true, marker: parsed.data }
+    : { ok: false, message: 'must be {"sample": true} or {"sample": false}' };
 }
 
 /** The response header that tells API and mirror consumers the data is sample data. */

@@ -24,11 +24,15 @@ const source = (name: string, ok: boolean): SourceCheck => ({
 });
 
 const stored = (sources: SourceCheck[], checkedAt = CHECKED_AT) => JSON.stringify({ checkedAt, sources });
-const sixSources = (failing: number) => Array.from({ length: 6 }, (_, index) => source(`feed${index}`, index >= failing));
+const sixSources = (failing: number) =>
+  Array.from({ length: 6 }, (_, index) => source(`feed${index}`, index >= failing));
 
 describe('sourcesResponse', () => {
   it('is unknown, not an error, before any report', () => {
-    expect(sourcesResponse(null, later(0))).toEqual({ response: { checkedAt: null, sources: [], state: 'unknown' }, problem: null });
+    expect(sourcesResponse(null, later(0))).toEqual({
+      response: { checkedAt: null, sources: [], state: 'unknown' },
+      problem: null,
+    });
   });
 
   it('is current up to exactly 45 minutes, delayed one millisecond later', () => {
@@ -53,7 +57,10 @@ describe('sourcesResponse', () => {
       ['{not json', /not JSON/],
       ['[]', /not a SourceReport/],
       [JSON.stringify({ checkedAt: 'yesterday', sources: [] }), /checkedAt/],
-      [JSON.stringify({ checkedAt: CHECKED_AT, sources: [{ ...source('a', true), itemsSeen: -1 }] }), /sources\.0\.itemsSeen/],
+      [
+        JSON.stringify({ checkedAt: CHECKED_AT, sources: [{ ...source('a', true), itemsSeen: -1 }] }),
+        /sources\.0\.itemsSeen/,
+      ],
       [JSON.stringify({ checkedAt: CHECKED_AT, sources: [], extra: 1 }), /not a SourceReport/],
     ] as const) {
       const { response, problem } = sourcesResponse(text, later(0));
@@ -82,7 +89,8 @@ describe('buildSourceReport', () => {
 });
 
 describe('sourceHealthLine', () => {
-  const line = (text: string | null, ms: number, locale: 'en' | 'zh' = 'en') => sourceHealthLine(sourcesResponse(text, later(ms)).response, later(ms), locale);
+  const line = (text: string | null, ms: number, locale: 'en' | 'zh' = 'en') =>
+    sourceHealthLine(sourcesResponse(text, later(ms)).response, later(ms), locale);
 
   it('says all sources answer', () => {
     expect(line(stored(sixSources(0)), 4 * MINUTE)).toBe('sources checked 4 min ago, 6 of 6 answering');
@@ -90,7 +98,9 @@ describe('sourceHealthLine', () => {
   });
 
   it('shows failing sources', () => {
-    expect(line(stored(sixSources(1)), 4 * MINUTE + 59_999)).toBe('sources checked 4 min ago, 5 of 6 answering, 1 failing');
+    expect(line(stored(sixSources(1)), 4 * MINUTE + 59_999)).toBe(
+      'sources checked 4 min ago, 5 of 6 answering, 1 failing',
+    );
     expect(line(stored(sixSources(1)), 4 * MINUTE, 'zh')).toBe('来源检查于 4 分钟前，6 个中 5 个有响应，1 个失败');
     expect(line(stored(sixSources(0)), 30_000)).toBe('sources checked just now, 6 of 6 answering');
   });

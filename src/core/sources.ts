@@ -23,7 +23,9 @@ export const ERROR_MAX_CHARACTERS = 500;
 
 const shortened = (text: string): string => {
   const characters = [...text];
-  return characters.length <= ERROR_MAX_CHARACTERS ? text : `${characters.slice(0, ERROR_MAX_CHARACTERS - 1).join('')}…`;
+  return characters.length <= ERROR_MAX_CHARACTERS
+    ? text
+    : `${characters.slice(0, ERROR_MAX_CHARACTERS - 1).join('')}…`;
 };
 
 export const SourceCheckSchema = z
@@ -54,7 +56,9 @@ export const SourcesResponseSchema = z
   .strictObject({
     checkedAt: UtcTimestampSchema.nullable().describe('when the last watch run finished; null before the first'),
     sources: z.array(SourceCheckSchema),
-    state: SourcesStateSchema.describe(`current; delayed when the last report is older than ${DELAYED_AFTER_MINUTES} minutes; unknown without a report`),
+    state: SourcesStateSchema.describe(
+      `current; delayed when the last report is older than ${DELAYED_AFTER_MINUTES} minutes; unknown without a report`,
+    ),
   })
   .meta({ id: 'SourcesResponse' });
 export type SourcesResponse = z.infer<typeof SourcesResponseSchema>;
@@ -64,7 +68,10 @@ export type SourcesResponse = z.infer<typeof SourcesResponseSchema>;
  * not fit the schema (a bug in the watcher, not a property of a feed).
  */
 export function buildSourceReport(results: readonly SourceCheck[], finishedAt: Date): SourceReport {
-  const sources = results.map((result) => ({ ...result, error: result.error === null ? null : shortened(result.error) }));
+  const sources = results.map((result) => ({
+    ...result,
+    error: result.error === null ? null : shortened(result.error),
+  }));
   return SourceReportSchema.parse({ checkedAt: finishedAt.toISOString(), sources });
 }
 
@@ -80,7 +87,10 @@ const UNKNOWN: SourcesResponse = { checkedAt: null, sources: [], state: 'unknown
  * A stored value that is not a valid report is answered as `unknown`, not as a server error: readers learn
  * as much as with no report at all, and `problem` says why so the handler can log it.
  */
-export function sourcesResponse(stored: string | null, now: Date): { response: SourcesResponse; problem: string | null } {
+export function sourcesResponse(
+  stored: string | null,
+  now: Date,
+): { response: SourcesResponse; problem: string | null } {
   if (stored === null) return { response: UNKNOWN, problem: null };
   let json: unknown;
   try {
@@ -91,10 +101,17 @@ export function sourcesResponse(stored: string | null, now: Date): { response: S
   const parsed = SourceReportSchema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    return { response: UNKNOWN, problem: `the stored ${SOURCE_REPORT_KEY} is not a SourceReport: ${first?.path.join('.') || '(root)'} ${first?.message ?? ''}`.trim() };
+    return {
+      response: UNKNOWN,
+      problem:
+        `the stored ${SOURCE_REPORT_KEY} is not a SourceReport: ${first?.path.join('.') || '(root)'} ${first?.message ?? ''}`.trim(),
+    };
   }
   const report = parsed.data;
-  return { response: { checkedAt: report.checkedAt, sources: report.sources, state: sourcesStateOf(report, now) }, problem: null };
+  return {
+    response: { checkedAt: report.checkedAt, sources: report.sources, state: sourcesStateOf(report, now) },
+    problem: null,
+  };
 }
 
 const MS_PER_HOUR = 60 * MS_PER_MINUTE;
@@ -118,7 +135,8 @@ export function sourceHealthLine(response: SourcesResponse, now: Date, locale: L
   const total = response.sources.length;
   const answering = response.sources.filter((source) => source.ok).length;
   const failing = total - answering;
-  const parts = response.state === 'delayed' ? [words.delayed(ago)] : [words.checked(ago), words.answering(answering, total)];
+  const parts =
+    response.state === 'delayed' ? [words.delayed(ago)] : [words.checked(ago), words.answering(answering, total)];
   if (failing > 0) parts.push(words.failing(failing));
   return parts.join(words.separator);
 }

@@ -24,7 +24,12 @@ export interface StaticHeadersOptions {
 
 export const renderHeadersFile = (sampleData: boolean): string =>
   Object.entries(sampleData ? { ...RULES, '/*': { ...RULES['/*'], [SAMPLE_DATA_HEADER]: 'true' } } : RULES)
-    .map(([path, headers]) => `${path}\n${Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n`)
+    .map(
+      ([path, headers]) =>
+        `${path}\n${Object.entries(headers)
+          .map(([name, value]) => `  ${name}: ${value}`)
+          .join('\n')}\n`,
+    )
     .join('\n');
 
 export function staticHeaders({ servesSampleData }: StaticHeadersOptions): AstroIntegration {

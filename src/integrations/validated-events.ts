@@ -30,11 +30,17 @@ export function validatedEvents(): ValidatedEventsIntegration {
         const root = eventsDirectory();
         try {
           const report = await checkEventTree(root);
-          if (report.lines.length > 0) throw new Refusal(`Invalid event files, nothing was built:\n${report.lines.join('\n')}`);
+          if (report.lines.length > 0)
+            throw new Refusal(`Invalid event files, nothing was built:\n${report.lines.join('\n')}`);
           sample = (await readDatasetMarker(root)).sample;
-          logger.info(`${report.events.length} event files in ${root} are valid${sample ? ' (the fictional sample set)' : ''}.`);
+          logger.info(
+            `${report.events.length} event files in ${root} are valid${sample ? ' (the fictional sample set)' : ''}.`,
+          );
         } catch (error) {
-          if (!(error instanceof Refusal || error instanceof EventsFolderMissing || error instanceof InvalidDatasetMarker)) throw error;
+          if (
+            !(error instanceof Refusal || error instanceof EventsFolderMissing || error instanceof InvalidDatasetMarker)
+          )
+            throw error;
           logger.error(error.message);
           process.exit(1);
         }

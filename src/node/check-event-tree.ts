@@ -17,6 +17,8 @@ export interface EventTreeReport extends ContentValidation {
 export async function checkEventTree(root: string, now = new Date()): Promise<EventTreeReport> {
   const tree = await readEventTree(root);
   const validation = validateEventFiles(tree.files, now);
-  const problems = [...tree.problems, ...validation.problems].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const problems = [...tree.problems, ...validation.problems].sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
+  );
   return { events: validation.events, problems, lines: problems.map((problem) => formatContentProblem(problem, root)) };
 }

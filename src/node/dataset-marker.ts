@@ -16,6 +16,7 @@ export async function readDatasetMarker(eventsRoot: string): Promise<DatasetMark
   });
   if (text === undefined) return REAL_DATA;
   const reading = parseDatasetMarker(text);
-  if (!reading.ok) throw new InvalidDatasetMarker(`${file}: ${reading.message}; delete the file when the events are real data`);
+  if (!reading.ok)
+    throw new InvalidDatasetMarker(`${file}: ${reading.message}; delete the file when the events are real data`);
   return reading.marker;
 }

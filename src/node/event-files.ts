@@ -19,7 +19,9 @@ const READ_BATCH = 256;
 export class EventsFolderMissing extends Error {
   override name = 'EventsFolderMissing';
   constructor(root: string) {
-    super(`The events folder ${root} does not exist; set EVENTS_DIR to an existing folder, or leave it unset to use content/events.`);
+    super(
+      `The events folder ${root} does not exist; set EVENTS_DIR to an existing folder, or leave it unset to use content/events.`,
+    );
   }
 }
 
@@ -71,7 +73,8 @@ export async function readEventTree(root: string): Promise<EventTreeRead> {
   try {
     entries = await listEntries(root);
   } catch (error) {
-    if (error instanceof EventsFolderMissing && path.normalize(root) === DEFAULT_EVENTS_DIRECTORY) return { files: [], problems: [] };
+    if (error instanceof EventsFolderMissing && path.normalize(root) === DEFAULT_EVENTS_DIRECTORY)
+      return { files: [], problems: [] };
     throw error;
   }
   const { eventFiles, problems } = classifyTreeEntries(entries);
@@ -81,7 +84,13 @@ export async function readEventTree(root: string): Promise<EventTreeRead> {
     const texts = await Promise.all(batch.map((file) => readRegularFile(path.join(root, file))));
     batch.forEach((file, index) => {
       const text = texts[index];
-      if (text === undefined) problems.push({ file, field: null, message: 'is not a regular file (it changed while it was read)', fix: 'run the check again' });
+      if (text === undefined)
+        problems.push({
+          file,
+          field: null,
+          message: 'is not a regular file (it changed while it was read)',
+          fix: 'run the check again',
+        });
       else files.push({ path: file, text });
     });
   }

@@ -24,7 +24,10 @@ export async function addDraft(root: string, event: Event, now = new Date()): Pr
   const file = relativeFile(event);
   const existing = (await readEventFiles(root)).find((candidate) => candidate.path === file);
   if (existing !== undefined) {
-    return { ok: false, problems: [{ file, field: 'id', message: 'an event with this id already exists; nothing was overwritten' }] };
+    return {
+      ok: false,
+      problems: [{ file, field: 'id', message: 'an event with this id already exists; nothing was overwritten' }],
+    };
   }
   const changed = { path: file, text: serializeEventFile(event) };
   const problems = await checkChange(root, changed, now);
@@ -37,9 +40,14 @@ export async function addDraft(root: string, event: Event, now = new Date()): Pr
 
 export async function verifyEvent(root: string, id: string, now = new Date()): Promise<StoreResult> {
   const file = (await readEventFiles(root)).find((candidate) => path.posix.basename(candidate.path) === `${id}.json`);
-  if (file === undefined) return { ok: false, problems: [{ file: `*/${id}.json`, field: 'id', message: 'no event file has this id' }] };
+  if (file === undefined)
+    return { ok: false, problems: [{ file: `*/${id}.json`, field: 'id', message: 'no event file has this id' }] };
   const parsed = EventSchema.safeParse(JSON.parse(file.text.replace(/^\uFEFF/, '')));
-  if (!parsed.success) return { ok: false, problems: [{ file: file.path, field: null, message: 'is not a valid event; run npm run validate' }] };
+  if (!parsed.success)
+    return {
+      ok: false,
+      problems: [{ file: file.path, field: null, message: 'is not a valid event; run npm run validate' }],
+    };
   const changed = { path: file.path, text: serializeEventFile({ ...parsed.data, verified: true }) };
   const problems = await checkChange(root, changed, now);
   if (problems.length > 0) return { ok: false, problems };

@@ -11,4 +11,5 @@ export const DEFAULT_EVENTS_DIRECTORY = 'content/events';
 export const eventsDirectory = (): string => process.env.EVENTS_DIR ?? DEFAULT_EVENTS_DIRECTORY;
 
 /** The data set marker (`content/dataset.json`) sits beside the events folder it describes. */
-export const datasetMarkerFile = (eventsRoot: string): string => path.join(path.dirname(path.resolve(eventsRoot)), DATASET_MARKER_NAME);
+export const datasetMarkerFile = (eventsRoot: string): string =>
+  path.join(path.dirname(path.resolve(eventsRoot)), DATASET_MARKER_NAME);

@@ -10,7 +10,13 @@ import { validatedEventsLoader } from './events-loader.ts';
 function fakeContext() {
   const stored = new Map<string, unknown>();
   const context = {
-    store: { clear: () => stored.clear(), set: ({ id, data }: { id: string; data: unknown }) => (stored.set(id, data), true) },
+    store: {
+      clear: () => stored.clear(),
+      set: ({ id, data }: { id: string; data: unknown }) => {
+        stored.set(id, data);
+        return true;
+      },
+    },
     parseData: async ({ data }: { data: unknown }) => data,
     generateDigest: (data: unknown) => JSON.stringify(data),
     logger: { info: () => undefined, error: () => undefined },
@@ -44,7 +50,9 @@ describe('validatedEventsLoader', () => {
     await writeFile(outside, JSON.stringify({ ...event, id: 'outside' }));
     await symlink(outside, path.join(root, 'provider_a/outside.json'));
     const { context, stored } = fakeContext();
-    await expect(validatedEventsLoader(root).load(context)).rejects.toThrow(`${root}/provider_a/outside.json: is a symbolic link`);
+    await expect(validatedEventsLoader(root).load(context)).rejects.toThrow(
+      `${root}/provider_a/outside.json: is a symbolic link`,
+    );
     expect(stored.size).toBe(0);
   });
 });

@@ -43,7 +43,13 @@ const events = {
 };
 
 function run(args: string[], cwd: string, date?: string) {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_AUTHOR_NAME: 'Tester', GIT_AUTHOR_EMAIL: 't@example.org', GIT_COMMITTER_NAME: 'Tester', GIT_COMMITTER_EMAIL: 't@example.org' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'Tester',
+    GIT_AUTHOR_EMAIL: 't@example.org',
+    GIT_COMMITTER_NAME: 'Tester',
+    GIT_COMMITTER_EMAIL: 't@example.org',
+  };
   delete env.GIT_DIR;
   delete env.GIT_WORK_TREE;
   delete env.GIT_INDEX_FILE;
@@ -103,7 +109,11 @@ beforeAll(async () => {
   await writeEvent(events.delta);
   commit('c7-branch-delta', '2026-11-04T12:10:00Z');
   run(['switch', '--quiet', 'main'], repo);
-  run(['merge', '--quiet', '--no-ff', '--no-gpg-sign', '-m', 'merge contribution', 'contribution'], repo, '2026-11-04T13:00:00Z');
+  run(
+    ['merge', '--quiet', '--no-ff', '--no-gpg-sign', '-m', 'merge contribution', 'contribution'],
+    repo,
+    '2026-11-04T13:00:00Z',
+  );
   sha['c8-merge'] = run(['rev-parse', 'HEAD'], repo);
 });
 
@@ -115,7 +125,11 @@ const commitRef = (name: string) => ({ sha: sha[name]!, url: `${REPOSITORY_URL}/
 
 describe('readProvenance on a real repository', () => {
   it('gives every field of every event from the commits that made them', async () => {
-    const provenance = await readProvenance({ eventsDir, events: Object.values(events), repositoryUrl: `${REPOSITORY_URL}/` });
+    const provenance = await readProvenance({
+      eventsDir,
+      events: Object.values(events),
+      repositoryUrl: `${REPOSITORY_URL}/`,
+    });
     expect(provenance.get('alpha')).toEqual({
       recordedAt: '2026-11-01T10:00:00.000Z',
       verifiedAt: '2026-11-01T11:30:00.000Z',
@@ -158,12 +172,21 @@ describe('readProvenance on a real repository', () => {
     const uncommitted = eventOf('not-committed', 'provider_a', '2026-11-05T00:00:00.000Z', true);
     const provenance = await readProvenance({ eventsDir, events: [events.beta, uncommitted], repositoryUrl: null });
     expect(provenance.get('beta')?.recordedCommit).toEqual({ sha: sha['c2-verify-alpha-add-beta'], url: null });
-    expect(provenance.get('not-committed')).toEqual({ recordedAt: null, verifiedAt: null, recordedCommit: null, verifiedCommit: null, lagMinutes: null });
+    expect(provenance.get('not-committed')).toEqual({
+      recordedAt: null,
+      verifiedAt: null,
+      recordedCommit: null,
+      verifiedCommit: null,
+      lagMinutes: null,
+    });
   });
 
   it('never hands an id to git: odd ids are simply unknown', async () => {
     const leak = path.join(root, 'leak.txt');
-    const odd = [`--output=${leak}`, '$(touch pwned)', '../../README', '-p'].map((id) => ({ id, announcedAt: '2026-11-01T00:00:00.000Z' }));
+    const odd = [`--output=${leak}`, '$(touch pwned)', '../../README', '-p'].map((id) => ({
+      id,
+      announcedAt: '2026-11-01T00:00:00.000Z',
+    }));
     const provenance = await readProvenance({ eventsDir, events: odd, repositoryUrl: null });
     for (const { id } of odd) expect(provenance.get(id)?.recordedAt).toBeNull();
     expect(existsSync(leak)).toBe(false);
@@ -175,14 +198,23 @@ describe('readProvenance on a real repository', () => {
     await mkdir(path.join(loose, 'provider_a'), { recursive: true });
     await writeFile(path.join(loose, 'provider_a', 'alpha.json'), JSON.stringify(events.alpha));
     const outside = await readProvenance({ eventsDir: loose, events: [events.alpha], repositoryUrl: REPOSITORY_URL });
-    expect(outside.get('alpha')).toEqual({ recordedAt: null, verifiedAt: null, recordedCommit: null, verifiedCommit: null, lagMinutes: null });
+    expect(outside.get('alpha')).toEqual({
+      recordedAt: null,
+      verifiedAt: null,
+      recordedCommit: null,
+      verifiedCommit: null,
+      lagMinutes: null,
+    });
 
     const missing = await readProvenance({ eventsDir: path.join(root, 'no-such-folder'), events: [events.alpha] });
     expect(missing.get('alpha')?.recordedAt).toBeNull();
 
     const shallow = path.join(root, 'shallow');
     run(['clone', '--quiet', '--depth', '1', `file://${repo}`, shallow], root);
-    const fromShallow = await readProvenance({ eventsDir: path.join(shallow, 'content', 'events'), events: [events.alpha] });
+    const fromShallow = await readProvenance({
+      eventsDir: path.join(shallow, 'content', 'events'),
+      events: [events.alpha],
+    });
     expect(fromShallow.get('alpha')?.recordedAt).toBeNull();
   });
 });

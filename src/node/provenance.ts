@@ -1,6 +1,12 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { GIT_LOG_FORMAT, parseEventLog } from '../core/git-event-log.ts';
-import { provenanceByEventId, UNKNOWN_PROVENANCE, type EventProvenance, type HistoryCommit } from '../core/provenance.ts';
+import {
+  provenanceByEventId,
+  UNKNOWN_PROVENANCE,
+  type EventProvenance,
+  type HistoryCommit,
+} from '../core/provenance.ts';
 import type { Event } from '../core/schemas.ts';
 
 /**
@@ -11,10 +17,23 @@ import type { Event } from '../core/schemas.ts';
  */
 
 /** Variables that would point git at another repository than the one around the event tree (set in hooks). */
-const REPOSITORY_LOCATING_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY'];
+const REPOSITORY_LOCATING_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+];
 
 /** Settings a user's configuration could change and the parser relies on. */
-const PINNED_CONFIG = ['color.ui=never', 'diff.noprefix=false', 'diff.mnemonicPrefix=false', 'core.quotePath=true', 'log.showSignature=false', 'diff.relative=false'];
+const PINNED_CONFIG = [
+  'color.ui=never',
+  'diff.noprefix=false',
+  'diff.mnemonicPrefix=false',
+  'core.quotePath=true',
+  'log.showSignature=false',
+  'diff.relative=false',
+];
 
 interface GitResult {
   code: number | null;
@@ -26,7 +45,7 @@ function git(cwd: string, args: string[]): Promise<GitResult> {
   for (const name of REPOSITORY_LOCATING_VARIABLES) delete env[name];
   const fullArgs = [...PINNED_CONFIG.flatMap((setting) => ['-c', setting]), ...args];
   return new Promise((resolve) => {
-    let child;
+    let child: ChildProcessByStdio<null, Readable, null>;
     try {
       child = spawn('git', fullArgs, { cwd, env, stdio: ['ignore', 'pipe', 'ignore'] });
     } catch {
@@ -82,7 +101,11 @@ export interface ProvenanceOptions {
 }
 
 /** Provenance per event id; every field null when the history is unknown. */
-export async function readProvenance({ eventsDir, events, repositoryUrl = process.env.REPOSITORY_URL || null }: ProvenanceOptions): Promise<Map<string, EventProvenance>> {
+export async function readProvenance({
+  eventsDir,
+  events,
+  repositoryUrl = process.env.REPOSITORY_URL || null,
+}: ProvenanceOptions): Promise<Map<string, EventProvenance>> {
   const history = await readEventHistory(eventsDir);
   if (history === null) return new Map(events.map((event) => [event.id, UNKNOWN_PROVENANCE]));
   return provenanceByEventId(events, history, repositoryUrl);

@@ -5,11 +5,32 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, serveBuild, stopServer, waitUntilServing } from '../../scripts/lib/local-server.ts';
 import { SOURCE_HEALTH_BINDING, SOURCE_REPORT_KEY, type SourceCheck } from '../core/sources.ts';
-import { kvPutArguments, PROJECT_WRANGLER_CONFIG, sourceReportTargetFromEnvironment, writeSourceReport } from './source-report.ts';
+import {
+  kvPutArguments,
+  PROJECT_WRANGLER_CONFIG,
+  sourceReportTargetFromEnvironment,
+  writeSourceReport,
+} from './source-report.ts';
 
 const results: SourceCheck[] = [
-  { provider: 'provider_a', name: 'provider_a_eng', url: 'https://feeds.example/a.xml', checkedAt: '2026-11-23T10:00:01.000Z', ok: true, error: null, itemsSeen: 12 },
-  { provider: 'provider_b', name: 'provider_b', url: 'https://feeds.example/b.xml', checkedAt: '2026-11-23T10:00:02.000Z', ok: false, error: 'HTTP 503', itemsSeen: 0 },
+  {
+    provider: 'provider_a',
+    name: 'provider_a_eng',
+    url: 'https://feeds.example/a.xml',
+    checkedAt: '2026-11-23T10:00:01.000Z',
+    ok: true,
+    error: null,
+    itemsSeen: 12,
+  },
+  {
+    provider: 'provider_b',
+    name: 'provider_b',
+    url: 'https://feeds.example/b.xml',
+    checkedAt: '2026-11-23T10:00:02.000Z',
+    ok: false,
+    error: 'HTTP 503',
+    itemsSeen: 0,
+  },
 ];
 
 /** The project's kv_namespaces entry, read with a JSONC-aware parser (the file has comments). */
@@ -38,11 +59,18 @@ describe('the source report writer', () => {
     expect(remote).toContain('--remote');
     expect(remote).not.toContain('--local');
     expect(remote).not.toContain('--persist-to');
-    expect(kvPutArguments(report, 'local', '/state', '/config.jsonc').slice(-3)).toEqual(['--local', '--persist-to', '/state']);
+    expect(kvPutArguments(report, 'local', '/state', '/config.jsonc').slice(-3)).toEqual([
+      '--local',
+      '--persist-to',
+      '/state',
+    ]);
   });
 
   it('writes nothing with the off target and still returns the report', async () => {
-    const report = await writeSourceReport(results, { target: 'off', finishedAt: new Date('2026-11-23T10:00:03.000Z') });
+    const report = await writeSourceReport(results, {
+      target: 'off',
+      finishedAt: new Date('2026-11-23T10:00:03.000Z'),
+    });
     expect(report).toEqual({ checkedAt: '2026-11-23T10:00:03.000Z', sources: results });
   });
 });
@@ -83,7 +111,15 @@ describe('a report written locally is readable through the binding', () => {
       ].join('\n'),
     );
     const config = path.join(root, 'wrangler.json');
-    await writeFile(config, JSON.stringify({ name: 'source-report-check', main: worker, compatibility_date: '2026-10-01', kv_namespaces: await projectKvNamespaces() }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        name: 'source-report-check',
+        main: worker,
+        compatibility_date: '2026-10-01',
+        kv_namespaces: await projectKvNamespaces(),
+      }),
+    );
 
     const port = await freePort();
     const server = serveBuild({ port, persistTo: state, workerConfig: config });
@@ -94,7 +130,10 @@ describe('a report written locally is readable through the binding', () => {
         throw new Error(`${error.message}\n${log}`);
       });
       const answer = (await (await fetch(`http://127.0.0.1:${port}/`)).json()) as unknown;
-      expect(answer).toEqual({ response: { checkedAt: finishedAt.toISOString(), sources: results, state: 'current' }, problem: null });
+      expect(answer).toEqual({
+        response: { checkedAt: finishedAt.toISOString(), sources: results, state: 'current' },
+        problem: null,
+      });
       expect(written.checkedAt).toBe(finishedAt.toISOString());
     } finally {
       stopServer(server);

@@ -1,6 +1,12 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { buildSourceReport, SOURCE_HEALTH_BINDING, SOURCE_REPORT_KEY, type SourceCheck, type SourceReport } from '../core/sources.ts';
+import {
+  buildSourceReport,
+  SOURCE_HEALTH_BINDING,
+  SOURCE_REPORT_KEY,
+  type SourceCheck,
+  type SourceReport,
+} from '../core/sources.ts';
 import { LOCAL_STATE_DIR } from './local-state.ts';
 
 /**
@@ -37,13 +43,31 @@ export function sourceReportTargetFromEnvironment(value = process.env.SOURCE_REP
 }
 
 /** The wrangler arguments that store `report` under the source-health key. */
-export function kvPutArguments(report: SourceReport, target: Exclude<SourceReportTarget, 'off'>, persistTo: string, configPath: string): string[] {
-  const args = [WRANGLER, 'kv', 'key', 'put', SOURCE_REPORT_KEY, JSON.stringify(report), `--binding=${SOURCE_HEALTH_BINDING}`, '--config', configPath];
+export function kvPutArguments(
+  report: SourceReport,
+  target: Exclude<SourceReportTarget, 'off'>,
+  persistTo: string,
+  configPath: string,
+): string[] {
+  const args = [
+    WRANGLER,
+    'kv',
+    'key',
+    'put',
+    SOURCE_REPORT_KEY,
+    JSON.stringify(report),
+    `--binding=${SOURCE_HEALTH_BINDING}`,
+    '--config',
+    configPath,
+  ];
   return target === 'local' ? [...args, '--local', '--persist-to', persistTo] : [...args, '--remote'];
 }
 
 /** Builds the report of a run from its per-source results and writes it; resolves with what was written. */
-export async function writeSourceReport(results: readonly SourceCheck[], options: WriteSourceReportOptions = {}): Promise<SourceReport> {
+export async function writeSourceReport(
+  results: readonly SourceCheck[],
+  options: WriteSourceReportOptions = {},
+): Promise<SourceReport> {
   const report = buildSourceReport(results, options.finishedAt ?? new Date());
   const target = options.target ?? sourceReportTargetFromEnvironment();
   if (target === 'off') return report;
@@ -59,7 +83,11 @@ export async function writeSourceReport(results: readonly SourceCheck[], options
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`wrangler kv key put (${target}) failed with code ${code}:\n${output}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`wrangler kv key put (${target}) failed with code ${code}:\n${output}`)),
+    );
   });
   return report;
 }

@@ -4,4 +4,5 @@
  * unbuilt: the in-process tests, which then accept any build of the same data schema version. A defined global,
  * not `import.meta.env`, whose unknown names Vite answers with a copy of the environment.
  */
-export const BUILD_ID: string | undefined = typeof __DEPARTURES_BUILD_ID__ === 'undefined' ? undefined : __DEPARTURES_BUILD_ID__;
+export const BUILD_ID: string | undefined =
+  typeof __DEPARTURES_BUILD_ID__ === 'undefined' ? undefined : __DEPARTURES_BUILD_ID__;

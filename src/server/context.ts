@@ -28,7 +28,8 @@ export function createContext(request: Request, env: EdgeBindings, now = new Dat
     dataset: () => loadEdgeDataset(env.ASSETS, url.origin),
     async asset(path) {
       const response = await env.ASSETS.fetch(new Request(new URL(path, url.origin), { headers: request.headers }));
-      if (response.status >= 400) throw new DataSourceUnavailable(`the prerendered ${path} answered ${response.status}`);
+      if (response.status >= 400)
+        throw new DataSourceUnavailable(`the prerendered ${path} answered ${response.status}`);
       return response;
     },
   };

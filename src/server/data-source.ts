@@ -52,7 +52,8 @@ function loadOnce<T>(assets: AssetFetcher, origin: string, path: string): Promis
 export const forgetLoadedData = (): void => loaded.clear();
 
 /** The edge data set: summaries and newest events per provider (its size does not grow with the history). */
-export const loadEdgeDataset = (assets: AssetFetcher, origin: string): Promise<EdgeDataset> => loadOnce(assets, origin, EDGE_DATASET_PATH);
+export const loadEdgeDataset = (assets: AssetFetcher, origin: string): Promise<EdgeDataset> =>
+  loadOnce(assets, origin, EDGE_DATASET_PATH);
 
 /** A provider page's history, gaps and track record, read only by that page. */
 export const loadProviderPage = (assets: AssetFetcher, origin: string, provider: Provider): Promise<ProviderPageData> =>

@@ -7,10 +7,13 @@ import { SAMPLE_DATA_HEADER } from '../core/sample-data.ts';
  */
 declare const __DEPARTURES_SAMPLE_DATA__: boolean | undefined;
 
-export const SERVES_SAMPLE_DATA: boolean = typeof __DEPARTURES_SAMPLE_DATA__ === 'boolean' && __DEPARTURES_SAMPLE_DATA__;
+export const SERVES_SAMPLE_DATA: boolean =
+  typeof __DEPARTURES_SAMPLE_DATA__ === 'boolean' && __DEPARTURES_SAMPLE_DATA__;
 
 /** Added to every worker response (static files get the same from `_headers`). */
-export const SAMPLE_DATA_HEADERS: Readonly<Record<string, string>> = SERVES_SAMPLE_DATA ? { [SAMPLE_DATA_HEADER]: 'true' } : {};
+export const SAMPLE_DATA_HEADERS: Readonly<Record<string, string>> = SERVES_SAMPLE_DATA
+  ? { [SAMPLE_DATA_HEADER]: 'true' }
+  : {};
 
 /** The name of the build-time constant, for the build that defines it. */
 export const SAMPLE_DATA_CONSTANT = '__DEPARTURES_SAMPLE_DATA__';

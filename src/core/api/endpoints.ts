@@ -16,6 +16,12 @@ export interface EndpointListing {
 export const endpointListings = (locale: Locale): EndpointListing[] =>
   ROUTES.flatMap((route) =>
     'listing' in route
-      ? [{ method: route.methods[0], path: ('example' in route.listing ? route.listing.example : undefined) ?? route.path, title: TRANSLATIONS[locale].endpoints[route.id as ListedRouteId] }]
+      ? [
+          {
+            method: route.methods[0],
+            path: ('example' in route.listing ? route.listing.example : undefined) ?? route.path,
+            title: TRANSLATIONS[locale].endpoints[route.id as ListedRouteId],
+          },
+        ]
       : [],
   );

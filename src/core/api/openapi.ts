@@ -25,7 +25,9 @@ function componentRefs(schema: JsonObject): JsonObject {
 
 function queryParameters(schema: z.ZodObject, required: readonly string[] = []): JsonObject[] {
   return Object.entries(schema.shape).map(([name, field]) => {
-    const described = componentRefs(z.toJSONSchema(field as z.ZodType, { io: 'output', target: 'draft-2020-12' }) as JsonObject);
+    const described = componentRefs(
+      z.toJSONSchema(field as z.ZodType, { io: 'output', target: 'draft-2020-12' }) as JsonObject,
+    );
     const { description, ...fieldSchema } = described;
     return { name, in: 'query', required: required.includes(name), description, schema: fieldSchema };
   });
@@ -42,43 +44,83 @@ function bodySchema(body: BodySpec): JsonObject {
   return componentRefs(z.toJSONSchema(body, { io: 'output', target: 'draft-2020-12' }) as JsonObject);
 }
 
-const errorResponse = (description: string) => ({ description, headers: cors, content: { 'application/json': { schema: ref('Error') } } });
+const errorResponse = (description: string) => ({
+  description,
+  headers: cors,
+  content: { 'application/json': { schema: ref('Error') } },
+});
 
 function pathParameters(route: RouteSpec): JsonObject[] {
-  return Object.entries(route.pathParams ?? {}).map(([name, schema]) => ({ name, in: 'path', required: true, schema: bodySchema(schema) }));
+  return Object.entries(route.pathParams ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: bodySchema(schema),
+  }));
 }
 
 /** Every answer of a route but its success: each follows from a fact of the table. */
 function otherResponses(route: RouteSpec): JsonObject {
   const allow = { ...cors, Allow: { schema: { type: 'string', const: allowedMethods(route).join(', ') } } };
   const responses: JsonObject = {};
-  if (route.conditional) responses['304'] = { description: 'not modified: the If-None-Match validator still names the data', headers: { ...cors, ETag: header('ETag') } };
-  if (route.query !== undefined) responses['400'] = errorResponse('invalid query parameters: `invalid_query` with `issues`');
+  if (route.conditional)
+    responses['304'] = {
+      description: 'not modified: the If-None-Match validator still names the data',
+      headers: { ...cors, ETag: header('ETag') },
+    };
+  if (route.query !== undefined)
+    responses['400'] = errorResponse('invalid query parameters: `invalid_query` with `issues`');
   if (route.pathParams !== undefined) {
-    responses['404'] = route.served === 'edge' ? errorResponse('unknown provider: `invalid_provider`') : { description: 'no such file', headers: cors };
+    responses['404'] =
+      route.served === 'edge'
+        ? errorResponse('unknown provider: `invalid_provider`')
+        : { description: 'no such file', headers: cors };
   }
   responses['405'] = route.jsonRpc
-    ? { description: 'another method: a JSON-RPC error', headers: allow, content: { 'application/json': { schema: ref('JsonRpcResponse') } } }
+    ? {
+        description: 'another method: a JSON-RPC error',
+        headers: allow,
+        content: { 'application/json': { schema: ref('JsonRpcResponse') } },
+      }
     : { description: 'another method; `Allow` lists the ones this path answers', headers: allow };
-  if (route.served === 'edge' && route.needsData) responses['500'] = errorResponse('the data source is unavailable: `internal_error`');
+  if (route.served === 'edge' && route.needsData)
+    responses['500'] = errorResponse('the data source is unavailable: `internal_error`');
   for (const [status, description] of Object.entries(route.protocolStatuses ?? {})) {
     const withRetry = status === '429' ? { ...allow, 'Retry-After': header('RetryAfter') } : cors;
-    responses[status] = status === '202' ? { description, headers: cors } : { description, headers: withRetry, content: { 'application/json': { schema: ref('JsonRpcResponse') } } };
+    responses[status] =
+      status === '202'
+        ? { description, headers: cors }
+        : { description, headers: withRetry, content: { 'application/json': { schema: ref('JsonRpcResponse') } } };
   }
   return responses;
 }
 
 function successResponse(route: RouteSpec, withBody: boolean): JsonObject {
-  const headers: JsonObject = { ...cors, 'Cache-Control': { schema: { type: 'string', const: CACHE_POLICIES[route.cache] } } };
-  for (const name of route.ok.headers ?? []) headers[name === 'Location' ? 'Location' : name.startsWith('ContentDisposition') ? 'Content-Disposition' : name] = header(name);
+  const headers: JsonObject = {
+    ...cors,
+    'Cache-Control': { schema: { type: 'string', const: CACHE_POLICIES[route.cache] } },
+  };
+  for (const name of route.ok.headers ?? [])
+    headers[name === 'Location' ? 'Location' : name.startsWith('ContentDisposition') ? 'Content-Disposition' : name] =
+      header(name);
   const content = Object.fromEntries(
-    Object.entries(route.ok.content).map(([type, body]) => [mediaTypeOf(type as ContentTypeName), { schema: bodySchema(body) }]),
+    Object.entries(route.ok.content).map(([type, body]) => [
+      mediaTypeOf(type as ContentTypeName),
+      { schema: bodySchema(body) },
+    ]),
   );
-  return { description: route.ok.description, headers, ...(withBody && Object.keys(content).length > 0 ? { content } : {}) };
+  return {
+    description: route.ok.description,
+    headers,
+    ...(withBody && Object.keys(content).length > 0 ? { content } : {}),
+  };
 }
 
 function operations(route: RouteSpec): JsonObject {
-  const parameters = [...pathParameters(route), ...(route.query === undefined ? [] : queryParameters(route.query.schema, route.query.required))];
+  const parameters = [
+    ...pathParameters(route),
+    ...(route.query === undefined ? [] : queryParameters(route.query.schema, route.query.required)),
+  ];
   const operation = (method: string, withBody: boolean) => ({
     operationId: method === 'head' ? `${route.id}Head` : route.id,
     tags: [route.tag],
@@ -86,7 +128,9 @@ function operations(route: RouteSpec): JsonObject {
     ...(route.description === undefined ? {} : { description: route.description }),
     security: [],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(method === 'post' ? { requestBody: { required: true, content: { 'application/json': { schema: ref('JsonRpcRequest') } } } } : {}),
+    ...(method === 'post'
+      ? { requestBody: { required: true, content: { 'application/json': { schema: ref('JsonRpcRequest') } } } }
+      : {}),
     responses: { [String(route.ok.status ?? 200)]: successResponse(route, withBody), ...otherResponses(route) },
   });
   const result: JsonObject = {};
@@ -105,7 +149,9 @@ function operations(route: RouteSpec): JsonObject {
           Allow: { schema: { type: 'string', const: allowedMethods(route).join(', ') } },
           ...(route.preflight
             ? {
-                'Access-Control-Allow-Methods': { schema: { type: 'string', const: preflightMethods(route).join(', ') } },
+                'Access-Control-Allow-Methods': {
+                  schema: { type: 'string', const: preflightMethods(route).join(', ') },
+                },
                 'Access-Control-Max-Age': { schema: { type: 'string', const: '86400' } },
               }
             : {}),
@@ -122,15 +168,16 @@ export function buildOpenApiDocument(baseUrl: string, routes: readonly RouteSpec
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
   });
-  const components = Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, componentRefs(schema as JsonObject)]));
+  const components = Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => [id, componentRefs(schema as JsonObject)]),
+  );
 
   return {
     openapi: '3.1.0',
     info: {
       title: `${SERVICE_NAME} API`,
       version: API_VERSION,
-      description:
-        `Official usage-limit reset announcements of three AI coding-tool providers, and the board derived from them. Free, read-only, no key. \`nextEstimate\` is a cadence estimate (last reset + median gap of the last ${MEDIAN_BASIS_RESETS} resets), not a vendor schedule. Consumers must tolerate null fields. Please link back and keep each event’s sourceUrl when republishing.`,
+      description: `Official usage-limit reset announcements of three AI coding-tool providers, and the board derived from them. Free, read-only, no key. \`nextEstimate\` is a cadence estimate (last reset + median gap of the last ${MEDIAN_BASIS_RESETS} resets), not a vendor schedule. Consumers must tolerate null fields. Please link back and keep each event’s sourceUrl when republishing.`,
     },
     servers: [{ url: baseUrl }],
     security: [],
@@ -139,10 +186,21 @@ export function buildOpenApiDocument(baseUrl: string, routes: readonly RouteSpec
     components: {
       schemas: components,
       headers: {
-        AccessControlAllowOrigin: { description: 'every response may be read from any origin', schema: { type: 'string', const: '*' } },
-        ETag: { description: 'a weak validator of the data in the body (clock-only fields excluded); send it back in If-None-Match', schema: { type: 'string' } },
-        ContentDispositionInline: { schema: { type: 'string', examples: ['inline; filename=departures-board-timeline-all.csv'] } },
-        ContentDispositionAttachment: { schema: { type: 'string', examples: ['attachment; filename=departures-board-provider_a.ics'] } },
+        AccessControlAllowOrigin: {
+          description: 'every response may be read from any origin',
+          schema: { type: 'string', const: '*' },
+        },
+        ETag: {
+          description:
+            'a weak validator of the data in the body (clock-only fields excluded); send it back in If-None-Match',
+          schema: { type: 'string' },
+        },
+        ContentDispositionInline: {
+          schema: { type: 'string', examples: ['inline; filename=departures-board-timeline-all.csv'] },
+        },
+        ContentDispositionAttachment: {
+          schema: { type: 'string', examples: ['attachment; filename=departures-board-provider_a.ics'] },
+        },
         RetryAfter: { description: 'whole seconds to wait', schema: { type: 'integer', minimum: 0 } },
         Location: { schema: { type: 'string' } },
       },

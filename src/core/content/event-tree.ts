@@ -28,7 +28,8 @@ const isProvider = (name: string): boolean => (PROVIDERS as readonly string[]).i
 const PROVIDER_LIST = PROVIDERS.join(', ');
 
 const LINK_PROBLEM = {
-  message: 'is a symbolic link; only regular files are event files (a link could publish a file twice, or one that was never checked)',
+  message:
+    'is a symbolic link; only regular files are event files (a link could publish a file twice, or one that was never checked)',
   fix: 'replace the link with the file itself, or delete it',
 };
 
@@ -84,7 +85,9 @@ export function classifyTreeEntries(entries: readonly TreeEntry[]): TreeClassifi
   const eventFiles: string[] = [];
   const problems: ContentProblem[] = [];
   const providerFolders = new Set(
-    entries.filter((entry) => !entry.path.includes('/') && entry.type === 'directory' && isProvider(entry.path)).map((entry) => entry.path),
+    entries
+      .filter((entry) => !entry.path.includes('/') && entry.type === 'directory' && isProvider(entry.path))
+      .map((entry) => entry.path),
   );
   for (const entry of entries) {
     const parts = entry.path.split('/');

@@ -5,7 +5,20 @@
  */
 const TIMESTAMP_PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?/;
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** Days in a month of the Gregorian calendar (month 1–12); day 0 of the next month is its last day. */
 const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -17,7 +30,8 @@ export function impossibleDateTime(value: string): string | undefined {
   const year = Number(yearText);
   const month = Number(monthText);
   const day = Number(dayText);
-  if (month < 1 || month > 12) return `the date ${yearText}-${monthText}-${dayText} does not exist: there is no month ${monthText}`;
+  if (month < 1 || month > 12)
+    return `the date ${yearText}-${monthText}-${dayText} does not exist: there is no month ${monthText}`;
   const lastDay = daysInMonth(year, month);
   if (day < 1 || day > lastDay) {
     return `the date ${yearText}-${monthText}-${dayText} does not exist: ${MONTH_NAMES[month - 1]} ${year} has ${lastDay} days`;

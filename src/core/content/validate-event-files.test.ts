@@ -17,7 +17,10 @@ const problemsOf = (files: EventFile[]) => validateEventFiles(files, NOW).proble
 describe('validateEventFiles', () => {
   it('accepts a full, well-placed event, drafts included', () => {
     const draft = makeEvent({ id: 'draft-1', verified: false, announcedAt: '2026-06-02T00:00:00.000Z' });
-    const result = validateEventFiles([eventFile(), { path: 'provider_a/draft-1.json', text: JSON.stringify(draft) }], NOW);
+    const result = validateEventFiles(
+      [eventFile(), { path: 'provider_a/draft-1.json', text: JSON.stringify(draft) }],
+      NOW,
+    );
     expect(result.problems).toEqual([]);
     expect(result.events).toEqual([goodEvent, draft]);
   });
@@ -35,38 +38,96 @@ describe('validateEventFiles', () => {
     ['an id outside the safe alphabet', eventFile({ id: 'a b' }, 'provider_a/a b.json'), 'id', /letters, digits/],
     ['a summary over 280 characters', eventFile({ summary: 'x'.repeat(281) }), 'summary', /at most 280/],
     ['an empty summary', eventFile({ summary: '' }), 'summary', /empty/],
-    ['a summary with a right-to-left override', eventFile({ summary: 'Reset \u202Eexe.txt' }), 'summary', /bidirectional/],
+    [
+      'a summary with a right-to-left override',
+      eventFile({ summary: 'Reset \u202Eexe.txt' }),
+      'summary',
+      /bidirectional/,
+    ],
     ['a summary with a control character', eventFile({ summary: 'Reset\u0007 now' }), 'summary', /control characters/],
-    ['a sourceUrl that is not https', eventFile({ sourceUrl: 'http://posts.provider-a.example/1' }), 'sourceUrl', /https/],
+    [
+      'a sourceUrl that is not https',
+      eventFile({ sourceUrl: 'http://posts.provider-a.example/1' }),
+      'sourceUrl',
+      /https/,
+    ],
     ['a sourceUrl that is no URL', eventFile({ sourceUrl: 'posts.provider-a.example/1' }), 'sourceUrl', /https/],
     ['an announcedAt in the future', eventFile({ announcedAt: '2026-06-15T12:00:00.001Z' }), 'announcedAt', /future/],
-    ['a timestamp without milliseconds', eventFile({ announcedAt: '2026-06-01T17:05:00Z' }), 'announcedAt', /milliseconds/],
+    [
+      'a timestamp without milliseconds',
+      eventFile({ announcedAt: '2026-06-01T17:05:00Z' }),
+      'announcedAt',
+      /milliseconds/,
+    ],
     ['a timestamp with an offset', eventFile({ announcedAt: '2026-06-01T17:05:00.000+02:00' }), 'announcedAt', /UTC/],
-    ['an impossible date', eventFile({ announcedAt: '2026-02-30T17:05:00.000Z' }), 'announcedAt', /2026-02-30 does not exist: February 2026 has 28 days/],
-    ['an impossible date without milliseconds', eventFile({ announcedAt: '2026-02-30T10:00:00Z' }), 'announcedAt', /2026-02-30 does not exist/],
-    ['a month that does not exist', eventFile({ effectiveAt: '2026-13-01T10:00:00.000Z' }), 'effectiveAt', /there is no month 13/],
-    ['an hour that does not exist', eventFile({ announcedAt: '2026-06-01T24:30:00.000Z' }), 'announcedAt', /time 24:30:00 does not exist/],
+    [
+      'an impossible date',
+      eventFile({ announcedAt: '2026-02-30T17:05:00.000Z' }),
+      'announcedAt',
+      /2026-02-30 does not exist: February 2026 has 28 days/,
+    ],
+    [
+      'an impossible date without milliseconds',
+      eventFile({ announcedAt: '2026-02-30T10:00:00Z' }),
+      'announcedAt',
+      /2026-02-30 does not exist/,
+    ],
+    [
+      'a month that does not exist',
+      eventFile({ effectiveAt: '2026-13-01T10:00:00.000Z' }),
+      'effectiveAt',
+      /there is no month 13/,
+    ],
+    [
+      'an hour that does not exist',
+      eventFile({ announcedAt: '2026-06-01T24:30:00.000Z' }),
+      'announcedAt',
+      /time 24:30:00 does not exist/,
+    ],
     ['a date without a time', eventFile({ effectiveAt: '2026-06-03' }), 'effectiveAt', /ISO 8601/],
-    ['an effectiveAt not after announcedAt', eventFile({ effectiveAt: goodEvent.announcedAt }), 'effectiveAt', /later than announcedAt/],
-    ['a scope that is neither global nor plan:<name>', eventFile({ scope: 'team' }), 'scope', /"global" or "plan:<plan_name>"/],
+    [
+      'an effectiveAt not after announcedAt',
+      eventFile({ effectiveAt: goodEvent.announcedAt }),
+      'effectiveAt',
+      /later than announcedAt/,
+    ],
+    [
+      'a scope that is neither global nor plan:<name>',
+      eventFile({ scope: 'team' }),
+      'scope',
+      /"global" or "plan:<plan_name>"/,
+    ],
     ['a plan scope without a name', eventFile({ scope: 'plan:' }), 'scope', /plan_name/],
     ['an audience that is not a list of strings', eventFile({ audience: [1] }), 'audience.0', /expected string/],
   ])('rejects %s, naming the file and the field', (_, file, field, message) => {
     const problems = problemsOf([file]);
     expect(problems.length).toBeGreaterThan(0);
-    expect(problems).toContainEqual(expect.objectContaining({ file: file.path, field, message: expect.stringMatching(message) }));
+    expect(problems).toContainEqual(
+      expect.objectContaining({ file: file.path, field, message: expect.stringMatching(message) }),
+    );
     expect(validateEventFiles([file], NOW).events).toEqual([]);
   });
 
   it('counts a summary in characters, not UTF-16 units', () => {
     expect(problemsOf([eventFile({ summary: '🚀'.repeat(280) })])).toEqual([]);
-    expect(problemsOf([eventFile({ summary: '🚀'.repeat(281) })])).toContainEqual(expect.objectContaining({ field: 'summary' }));
+    expect(problemsOf([eventFile({ summary: '🚀'.repeat(281) })])).toContainEqual(
+      expect.objectContaining({ field: 'summary' }),
+    );
   });
 
   it('rejects a file outside a provider folder', () => {
-    for (const path of [`${goodEvent.id}.json`, `provider_z/${goodEvent.id}.json`, `provider_a/2026/${goodEvent.id}.json`]) {
+    for (const path of [
+      `${goodEvent.id}.json`,
+      `provider_z/${goodEvent.id}.json`,
+      `provider_a/2026/${goodEvent.id}.json`,
+    ]) {
       expect(problemsOf([eventFile({}, path)])).toEqual([
-        { file: path, field: null, message: expect.stringMatching(/provider folder/), fix: expect.stringContaining('provider_a, provider_b, provider_c') },
+        {
+          file: path,
+          field: null,
+          message: expect.stringMatching(/provider folder/),
+          fix: expect.stringContaining('provider_a, provider_b, provider_c'),
+        },
       ]);
     }
   });
@@ -76,7 +137,12 @@ describe('validateEventFiles', () => {
     const files = [eventFile(), { path: `provider_b/${goodEvent.id}.json`, text: JSON.stringify(other) }];
     const problems = problemsOf(files);
     expect(problems).toEqual([
-      { file: `provider_b/${goodEvent.id}.json`, field: 'id', message: expect.stringContaining(`provider_a/${goodEvent.id}.json`), fix: expect.any(String) },
+      {
+        file: `provider_b/${goodEvent.id}.json`,
+        field: 'id',
+        message: expect.stringContaining(`provider_a/${goodEvent.id}.json`),
+        fix: expect.any(String),
+      },
     ]);
     // The fix fits the problem: the id has a valid form, so the id-format hint would send people astray.
     expect(problems[0]!.fix).toMatch(/delete one of them/);
@@ -92,7 +158,9 @@ describe('validateEventFiles', () => {
 
   it('gives each problem a fix that fits it', () => {
     const [misnamed] = problemsOf([eventFile({ id: 'other' })]);
-    expect(misnamed!.fix).toBe('name the file other.json, or set id to "1843000000000000001" (an id is the post id from its URL)');
+    expect(misnamed!.fix).toBe(
+      'name the file other.json, or set id to "1843000000000000001" (an id is the post id from its URL)',
+    );
     const [misplaced] = problemsOf([eventFile({ provider: 'provider_b' })]);
     expect(misplaced!.fix).toBe('move the file to provider_b/, or set provider to "provider_a"');
     const [badKind] = problemsOf([eventFile({ kind: 'restart' })]);
@@ -128,9 +196,14 @@ describe('validateEventFiles', () => {
 
 describe('formatContentProblem', () => {
   it('names the file and the field, and says how to fix it', () => {
-    expect(formatContentProblem({ file: 'provider_a/x.json', field: 'announcedAt', message: 'is in the future', fix: 'the time of the post' }, 'content/events')).toBe(
-      'content/events/provider_a/x.json → announcedAt: is in the future\n    fix: the time of the post',
+    expect(
+      formatContentProblem(
+        { file: 'provider_a/x.json', field: 'announcedAt', message: 'is in the future', fix: 'the time of the post' },
+        'content/events',
+      ),
+    ).toBe('content/events/provider_a/x.json → announcedAt: is in the future\n    fix: the time of the post');
+    expect(formatContentProblem({ file: 'x.json', field: null, message: 'malformed JSON' }, 'content/events')).toBe(
+      'content/events/x.json: malformed JSON',
     );
-    expect(formatContentProblem({ file: 'x.json', field: null, message: 'malformed JSON' }, 'content/events')).toBe('content/events/x.json: malformed JSON');
   });
 });

@@ -48,7 +48,8 @@ export const FIELD_HINTS: Record<string, string> = {
   verified: 'false for a draft; true only after a person has checked the post (npm run event:verify <id>)',
 };
 
-const fieldHint = (field: string | null): string | undefined => (field === null ? undefined : FIELD_HINTS[field.split('.')[0]!]);
+const fieldHint = (field: string | null): string | undefined =>
+  field === null ? undefined : FIELD_HINTS[field.split('.')[0]!];
 
 function describeSchemaIssue(issue: core.$ZodIssue, raw: Record<string, unknown>): string {
   const [top] = issue.path;
@@ -66,7 +67,16 @@ function describeSchemaIssue(issue: core.$ZodIssue, raw: Record<string, unknown>
 
 function schemaProblems(file: string, raw: unknown): { event?: Event; problems: ContentProblem[] } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { problems: [{ file, field: null, message: 'must hold one JSON object (a full Event)', fix: 'see docs/content.md for an example file' }] };
+    return {
+      problems: [
+        {
+          file,
+          field: null,
+          message: 'must hold one JSON object (a full Event)',
+          fix: 'see docs/content.md for an example file',
+        },
+      ],
+    };
   }
   const parsed = EventSchema.safeParse(raw);
   if (parsed.success) return { event: parsed.data, problems: [] };

@@ -37,7 +37,12 @@ interface Scored {
 }
 
 /** Replays the track record's checkpoints and scores them against the drawn resets (outcomes computed here). */
-function scoredCheckpoints(draw: (next: () => number) => number, seed: number, horizonDays: number, forecastDays = horizonDays): Scored[] {
+function scoredCheckpoints(
+  draw: (next: () => number) => number,
+  seed: number,
+  horizonDays: number,
+  forecastDays = horizonDays,
+): Scored[] {
   const next = seededRandom(seed);
   const { events, endMs } = resetsWithDrawnGaps(RESETS, () => draw(next));
   const resetTimes = events.map((event) => Date.parse(event.announcedAt));
@@ -74,7 +79,9 @@ const MIN_GROUP = 200;
 
 describe('calibration on histories drawn from a known distribution', () => {
   for (const [name, draw] of Object.entries(DISTRIBUTIONS)) {
-    it(`${name}: mean forecast and observed frequency agree, overall and by the number of gaps behind the forecast`, { timeout: CALIBRATION_TIMEOUT_MS }, () => {
+    it(`${name}: mean forecast and observed frequency agree, overall and by the number of gaps behind the forecast`, {
+      timeout: CALIBRATION_TIMEOUT_MS,
+    }, () => {
       for (const horizonDays of [1, 7]) {
         const scored = scoredCheckpoints(draw, 20261123, horizonDays);
         const groups = [
@@ -91,12 +98,16 @@ describe('calibration on histories drawn from a known distribution', () => {
     });
   }
 
-  it('the same check catches a wrong rule: the 2-day chance presented as the 1-day chance', { timeout: CALIBRATION_TIMEOUT_MS }, () => {
+  it('the same check catches a wrong rule: the 2-day chance presented as the 1-day chance', {
+    timeout: CALIBRATION_TIMEOUT_MS,
+  }, () => {
     const wrong = scoredCheckpoints(DISTRIBUTIONS['uniform 1–9 days'], 20261123, 1, 2);
     expect(deviationInStandardErrors(wrong, 1)).toBeGreaterThan(TOLERANCE_IN_STANDARD_ERRORS);
   });
 
-  it('the published reliability table: each well-filled bin within its sampling error', { timeout: CALIBRATION_TIMEOUT_MS }, () => {
+  it('the published reliability table: each well-filled bin within its sampling error', {
+    timeout: CALIBRATION_TIMEOUT_MS,
+  }, () => {
     const draw = DISTRIBUTIONS['uniform 1–9 days'];
     const next = seededRandom(20261123);
     const { events, endMs } = resetsWithDrawnGaps(RESETS, () => draw(next));
@@ -122,7 +133,9 @@ describe('calibration on histories drawn from a known distribution', () => {
         const outcomeVariance = (Math.max(p * (1 - p), 0.01) * horizonDays) / bin.count;
         const forecastVariance = variance[index]! / counts[index]!;
         // 3 standard errors of the two together (observed with this seed: at most 1.22).
-        expect(Math.abs(bin.observedFrequency! - p)).toBeLessThanOrEqual(3 * Math.sqrt(outcomeVariance + forecastVariance));
+        expect(Math.abs(bin.observedFrequency! - p)).toBeLessThanOrEqual(
+          3 * Math.sqrt(outcomeVariance + forecastVariance),
+        );
       }
     }
   });

@@ -31,7 +31,10 @@ function referenceForecast(provider: Provider, events: Event[], now: Date): Fore
   const happened = resets.filter((e) => eff(e) <= nowMs).map((e) => ({ at: eff(e), announced: ann(e) }));
   happened.sort((a, b) => a.at - b.at || a.announced - b.announced);
   const last = happened.at(-1);
-  const gaps = happened.slice(1).map((reset, i) => reset.at - happened[i]!.at).slice(-20);
+  const gaps = happened
+    .slice(1)
+    .map((reset, i) => reset.at - happened[i]!.at)
+    .slice(-20);
   const t = last === undefined ? null : nowMs - last.at;
   const base = {
     provider,
@@ -60,23 +63,30 @@ function referenceForecast(provider: Provider, events: Event[], now: Date): Fore
     ...base,
     basis: 'cadence',
     probabilities: { '1d': p(1), '3d': p(3), '7d': p(7) },
-    likelyWindow: { from: iso(Math.round(last!.at + type7(longer, 0.25))), to: iso(Math.round(last!.at + type7(longer, 0.75))) },
+    likelyWindow: {
+      from: iso(Math.round(last!.at + type7(longer, 0.25))),
+      to: iso(Math.round(last!.at + type7(longer, 0.75))),
+    },
   };
 }
 
-const allForecasts = (events: Event[], now: Date) => PROVIDERS.map((provider) => forecastFromHistory(provider, events, now));
+const allForecasts = (events: Event[], now: Date) =>
+  PROVIDERS.map((provider) => forecastFromHistory(provider, events, now));
 
 describe('forecast invariants', () => {
   it('agrees with an independent reference of the decisions', { timeout: PROPERTY_TIMEOUT_MS }, () => {
     fc.assert(
       fc.property(eventLists, nows, (events, now) => {
-        for (const provider of PROVIDERS) expect(forecastFromHistory(provider, events, now)).toEqual(referenceForecast(provider, events, now));
+        for (const provider of PROVIDERS)
+          expect(forecastFromHistory(provider, events, now)).toEqual(referenceForecast(provider, events, now));
       }),
       { numRuns: 300 },
     );
   });
 
-  it('probabilities lie in [0, 1], grow with the horizon, and exist exactly for a cadence basis', { timeout: PROPERTY_TIMEOUT_MS }, () => {
+  it('probabilities lie in [0, 1], grow with the horizon, and exist exactly for a cadence basis', {
+    timeout: PROPERTY_TIMEOUT_MS,
+  }, () => {
     fc.assert(
       fc.property(eventLists, nows, (events, now) => {
         for (const forecast of allForecasts(events, now)) {
@@ -98,17 +108,29 @@ describe('forecast invariants', () => {
     );
   });
 
-  it('the likely window lies after now and within the observed gaps after the last reset', { timeout: PROPERTY_TIMEOUT_MS }, () => {
+  it('the likely window lies after now and within the observed gaps after the last reset', {
+    timeout: PROPERTY_TIMEOUT_MS,
+  }, () => {
     fc.assert(
       fc.property(eventLists, nows, (events, now) => {
         for (const provider of PROVIDERS) {
           const forecast = forecastFromHistory(provider, events, now);
           if (forecast.likelyWindow === null) continue;
           const times = events
-            .filter((e) => e.verified && e.provider === provider && e.kind === 'reset' && ann(e) <= now.getTime() && eff(e) <= now.getTime())
+            .filter(
+              (e) =>
+                e.verified &&
+                e.provider === provider &&
+                e.kind === 'reset' &&
+                ann(e) <= now.getTime() &&
+                eff(e) <= now.getTime(),
+            )
             .map(eff)
             .sort((a, b) => a - b);
-          const gaps = times.slice(1).map((time, i) => time - times[i]!).slice(-20);
+          const gaps = times
+            .slice(1)
+            .map((time, i) => time - times[i]!)
+            .slice(-20);
           const last = times.at(-1)!;
           const from = Date.parse(forecast.likelyWindow.from);
           const to = Date.parse(forecast.likelyWindow.to);
@@ -123,7 +145,10 @@ describe('forecast invariants', () => {
 
   it('does not depend on the order of the input', { timeout: PROPERTY_TIMEOUT_MS }, () => {
     const eventsAndAPermutation = eventLists.chain((events) =>
-      fc.tuple(fc.constant(events), fc.shuffledSubarray(events, { minLength: events.length, maxLength: events.length })),
+      fc.tuple(
+        fc.constant(events),
+        fc.shuffledSubarray(events, { minLength: events.length, maxLength: events.length }),
+      ),
     );
     fc.assert(
       fc.property(eventsAndAPermutation, nows, ([events, shuffled], now) => {
@@ -141,16 +166,25 @@ describe('forecast invariants', () => {
     );
   });
 
-  it('a summary made at build time answers, at any later moment, exactly as the whole history does', { timeout: PROPERTY_TIMEOUT_MS }, () => {
+  it('a summary made at build time answers, at any later moment, exactly as the whole history does', {
+    timeout: PROPERTY_TIMEOUT_MS,
+  }, () => {
     const afterEveryAnnouncement = START + SPAN + MS_PER_HOUR;
     fc.assert(
-      fc.property(eventLists, fc.integer({ min: 0, max: 30 * 24 }), fc.integer({ min: 0, max: 40 * 24 }), (events, buildHours, laterHours) => {
-        const builtAt = new Date(afterEveryAnnouncement + buildHours * MS_PER_HOUR);
-        const now = new Date(builtAt.getTime() + laterHours * MS_PER_HOUR);
-        for (const provider of PROVIDERS) {
-          expect(forecastFromSummary(summarizeProvider(provider, events, builtAt), now)).toEqual(forecastFromHistory(provider, events, now));
-        }
-      }),
+      fc.property(
+        eventLists,
+        fc.integer({ min: 0, max: 30 * 24 }),
+        fc.integer({ min: 0, max: 40 * 24 }),
+        (events, buildHours, laterHours) => {
+          const builtAt = new Date(afterEveryAnnouncement + buildHours * MS_PER_HOUR);
+          const now = new Date(builtAt.getTime() + laterHours * MS_PER_HOUR);
+          for (const provider of PROVIDERS) {
+            expect(forecastFromSummary(summarizeProvider(provider, events, builtAt), now)).toEqual(
+              forecastFromHistory(provider, events, now),
+            );
+          }
+        },
+      ),
     );
   });
 });

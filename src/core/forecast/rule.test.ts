@@ -64,7 +64,10 @@ describe('the basis: how many gaps', () => {
     const twenty = forecastOf(resetsWithGaps(gaps, 0.5));
     expect(forecastOf(resetsWithGaps([100, ...gaps], 0.5))).toEqual(twenty);
     // The one gap longer than t is the 21st most recent: it does not count, so the history is exceeded.
-    expect(forecastOf(resetsWithGaps([30, ...new Array<number>(20).fill(1)], 2))).toMatchObject({ basis: 'beyond_history', sampleSize: 20 });
+    expect(forecastOf(resetsWithGaps([30, ...new Array<number>(20).fill(1)], 2))).toMatchObject({
+      basis: 'beyond_history',
+      sampleSize: 20,
+    });
     expect(forecastOf(resetsWithGaps([30, ...new Array<number>(19).fill(1)], 2))).toMatchObject({
       basis: 'cadence',
       sampleSize: 20,
@@ -85,7 +88,9 @@ describe('the boundaries of t', () => {
 
   it('t + h equal to a gap: that gap counts as ending within h', () => {
     // t = 3. Longer: 4, 6, 8, 10. ≤ 4: {4}; ≤ 6: {4, 6}; ≤ 10: all four.
-    expect(forecastOf(resetsWithGaps([2, 4, 6, 8, 10], 3))).toMatchObject({ probabilities: { '1d': 0.25, '3d': 0.5, '7d': 1 } });
+    expect(forecastOf(resetsWithGaps([2, 4, 6, 8, 10], 3))).toMatchObject({
+      probabilities: { '1d': 0.25, '3d': 0.5, '7d': 1 },
+    });
   });
 
   it('no gap beyond t: beyond_history, no numbers', () => {
@@ -125,7 +130,11 @@ describe('announcements and teases', () => {
   });
 
   it('the soonest of several pending resets, even with too few gaps', () => {
-    const events = [resetDaysAgo(20), resetDaysAgo(1, { effectiveAt: at(5) }), resetDaysAgo(0.5, { effectiveAt: at(3) })];
+    const events = [
+      resetDaysAgo(20),
+      resetDaysAgo(1, { effectiveAt: at(5) }),
+      resetDaysAgo(0.5, { effectiveAt: at(3) }),
+    ];
     expect(forecastOf(events)).toMatchObject({ basis: 'announced', announcedFor: at(3), sampleSize: 0 });
   });
 
@@ -136,7 +145,12 @@ describe('announcements and teases', () => {
     // Gaps now 2, 4, 6, 8, 10 and 5 (the pending one, 3 + 2 days after the last); t = 0.5: all 6 are longer.
     // ≤ 1.5: none; ≤ 3.5: {2} → 1/6; ≤ 7.5: {2, 4, 6, 5} → 4/6.
     const expected = forecastFromHistory('provider_a', events, later);
-    expect(expected).toMatchObject({ basis: 'cadence', sampleSize: 6, elapsedDays: 0.5, probabilities: { '1d': 0, '3d': 0.167, '7d': 0.667 } });
+    expect(expected).toMatchObject({
+      basis: 'cadence',
+      sampleSize: 6,
+      elapsedDays: 0.5,
+      probabilities: { '1d': 0, '3d': 0.167, '7d': 0.667 },
+    });
     expect(forecastFromSummary(summarizeProvider('provider_a', events, NOW), later)).toEqual(expected);
   });
 
@@ -171,7 +185,10 @@ describe('no data', () => {
   it.each([
     ['no events', []],
     ['only drafts', [resetDaysAgo(3, { verified: false }), resetDaysAgo(1, { verified: false })]],
-    ["only another provider's events", resetsWithGaps([1, 1, 1, 1, 1, 1], 1).map((event) => ({ ...event, provider: 'provider_b' as const }))],
+    [
+      "only another provider's events",
+      resetsWithGaps([1, 1, 1, 1, 1, 1], 1).map((event) => ({ ...event, provider: 'provider_b' as const })),
+    ],
   ])('with %s: no_data and nulls', (_, events) => {
     expect(forecastOf(events)).toEqual({
       provider: 'provider_a',

@@ -2,10 +2,23 @@ import { cadenceAt } from '../board.ts';
 import { FORECAST_BASIS_GAPS, gapsBetween } from '../cadence.ts';
 import { PROVIDERS, type Provider } from '../enums.ts';
 import { resetsInEffect, type ProviderSummary } from '../history.ts';
-import { compareByEffectiveTime, compareNewestFirst, effectiveMs, eventsKnownAt, MS_PER_DAY, toIsoTimestamp } from '../ordering.ts';
+import {
+  compareByEffectiveTime,
+  compareNewestFirst,
+  effectiveMs,
+  eventsKnownAt,
+  MS_PER_DAY,
+  toIsoTimestamp,
+} from '../ordering.ts';
 import type { Event } from '../schemas.ts';
 import { teaseIsLive } from '../status-word.ts';
-import { FORECAST_HORIZONS, type Forecast, type ForecastBasis, type ForecastHorizon, type ForecastResponse } from './schemas.ts';
+import {
+  FORECAST_HORIZONS,
+  type Forecast,
+  type ForecastBasis,
+  type ForecastHorizon,
+  type ForecastResponse,
+} from './schemas.ts';
 
 /**
  * The forecast (decisions.md, "Forecast"): how likely a reset is within 1, 3 and 7 days, counted over the
@@ -50,7 +63,11 @@ export function judgeForecast(facts: ForecastFacts): ForecastJudgement {
   const { nowMs, lastReset, basisGapsMs, soonestPending, newestTease } = facts;
   const lastResetMs = lastReset === null ? null : effectiveMs(lastReset);
   const elapsedMs = lastResetMs === null ? null : nowMs - lastResetMs;
-  const judged = (basis: ForecastBasis, announcedForMs: number | null = null, longerGapsMs: number[] = []): ForecastJudgement => ({
+  const judged = (
+    basis: ForecastBasis,
+    announcedForMs: number | null = null,
+    longerGapsMs: number[] = [],
+  ): ForecastJudgement => ({
     basis,
     elapsedMs,
     sampleSize: basisGapsMs.length,
@@ -60,7 +77,12 @@ export function judgeForecast(facts: ForecastFacts): ForecastJudgement {
   });
   if (facts.eventCount === 0) return judged('no_data');
   if (soonestPending !== null) return judged('announced', effectiveMs(soonestPending));
-  if (newestTease !== null && newestTease.effectiveAt !== null && effectiveMs(newestTease) > nowMs && teaseIsLive(newestTease, lastReset, nowMs)) {
+  if (
+    newestTease !== null &&
+    newestTease.effectiveAt !== null &&
+    effectiveMs(newestTease) > nowMs &&
+    teaseIsLive(newestTease, lastReset, nowMs)
+  ) {
     return judged('teased', effectiveMs(newestTease));
   }
   if (basisGapsMs.length < MIN_FORECAST_GAPS || elapsedMs === null) return judged('insufficient');
@@ -93,7 +115,8 @@ export function quantileType7(ascending: readonly number[], p: number): number {
 
 export const roundTo3 = (value: number): number => Math.round(value * 1000) / 1000;
 
-const probability = (chance: Chance | null): number | null => (chance === null ? null : roundTo3(chance.hits / chance.outOf));
+const probability = (chance: Chance | null): number | null =>
+  chance === null ? null : roundTo3(chance.hits / chance.outOf);
 
 export function forecastFromFacts(facts: ForecastFacts): Forecast {
   const judgement = judgeForecast(facts);
@@ -131,14 +154,17 @@ export function forecastFactsFromSummary(summary: ProviderSummary, now: Date): F
   };
 }
 
-export const forecastFromSummary = (summary: ProviderSummary, now: Date): Forecast => forecastFromFacts(forecastFactsFromSummary(summary, now));
+export const forecastFromSummary = (summary: ProviderSummary, now: Date): Forecast =>
+  forecastFromFacts(forecastFactsFromSummary(summary, now));
 
 /** The facts at `now` read straight from every event (drafts, later announcements and other providers ignored). */
 export function forecastFactsFromHistory(provider: Provider, events: readonly Event[], now: Date): ForecastFacts {
   const nowMs = now.getTime();
   const known = eventsKnownAt(events, now).filter((event) => event.provider === provider);
   const inEffect = resetsInEffect(provider, events, now);
-  const pending = known.filter((event) => event.kind === 'reset' && effectiveMs(event) > nowMs).sort(compareByEffectiveTime);
+  const pending = known
+    .filter((event) => event.kind === 'reset' && effectiveMs(event) > nowMs)
+    .sort(compareByEffectiveTime);
   const teases = known.filter((event) => event.kind === 'tease').sort(compareNewestFirst);
   return {
     provider,
@@ -156,7 +182,10 @@ export const forecastFromHistory = (provider: Provider, events: readonly Event[]
   forecastFromFacts(forecastFactsFromHistory(provider, events, now));
 
 /** `GET /api/forecast`: one forecast per provider, in the enumeration's order, stamped with `now`. */
-export const forecastResponse = (summaries: Readonly<Record<Provider, ProviderSummary>>, now: Date): ForecastResponse => ({
+export const forecastResponse = (
+  summaries: Readonly<Record<Provider, ProviderSummary>>,
+  now: Date,
+): ForecastResponse => ({
   updatedAt: now.toISOString(),
   providers: PROVIDERS.map((provider) => forecastFromSummary(summaries[provider], now)),
 });

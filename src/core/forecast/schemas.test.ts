@@ -11,8 +11,14 @@ import { resetsWithDrawnGaps, seededRandom } from './test-histories.ts';
 import { forecastTrackRecord } from './track-record.ts';
 
 /** The registry is what the OpenAPI document's components are generated from (src/core/api/openapi.ts). */
-const { schemas } = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
-const components = JSON.parse(JSON.stringify(schemas).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, object>;
+const { schemas } = z.toJSONSchema(z.globalRegistry, {
+  target: 'draft-2020-12',
+  uri: (id) => `#/components/schemas/${id}`,
+});
+const components = JSON.parse(JSON.stringify(schemas).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<
+  string,
+  object
+>;
 
 function validatorFor(id: string) {
   const ajv = new Ajv2020({ strict: false });
@@ -24,7 +30,14 @@ function validatorFor(id: string) {
 
 describe('the forecast schemas as OpenAPI components', () => {
   it('are registered under their ids', () => {
-    for (const id of ['Forecast', 'ForecastResponse', 'ForecastBasis', 'ForecastTrackRecord', 'ProviderForecastTrackRecord', 'ReliabilityBin']) {
+    for (const id of [
+      'Forecast',
+      'ForecastResponse',
+      'ForecastBasis',
+      'ForecastTrackRecord',
+      'ProviderForecastTrackRecord',
+      'ReliabilityBin',
+    ]) {
       expect(components[id]).toBeDefined();
     }
     expect(JSON.stringify(components['ForecastResponse'])).toContain('#/components/schemas/Forecast"');
@@ -34,7 +47,15 @@ describe('the forecast schemas as OpenAPI components', () => {
     const next = seededRandom(5);
     const { events } = resetsWithDrawnGaps(40, () => 1 + 4 * next());
     const lastMs = Date.parse(events.at(-1)!.announcedAt);
-    const withTease = [...events, makeEvent({ provider: 'provider_b', kind: 'tease', announcedAt: new Date(lastMs).toISOString(), effectiveAt: new Date(lastMs + MS_PER_DAY).toISOString() })];
+    const withTease = [
+      ...events,
+      makeEvent({
+        provider: 'provider_b',
+        kind: 'tease',
+        announcedAt: new Date(lastMs).toISOString(),
+        effectiveAt: new Date(lastMs + MS_PER_DAY).toISOString(),
+      }),
+    ];
     const builtAt = new Date(lastMs);
     const summaries = {
       provider_a: summarizeProvider('provider_a', withTease, builtAt),

@@ -27,8 +27,16 @@ export const ForecastSchema = z
   .strictObject({
     provider: ProviderSchema,
     basis: ForecastBasisSchema,
-    elapsedDays: z.number().nonnegative().nullable().describe('days since the last reset took effect (3 decimals); null without a reset'),
-    sampleSize: z.int().min(0).max(FORECAST_BASIS_GAPS).describe('number of gaps in the basis: the most recent 20 gaps between resets, all if fewer'),
+    elapsedDays: z
+      .number()
+      .nonnegative()
+      .nullable()
+      .describe('days since the last reset took effect (3 decimals); null without a reset'),
+    sampleSize: z
+      .int()
+      .min(0)
+      .max(FORECAST_BASIS_GAPS)
+      .describe('number of gaps in the basis: the most recent 20 gaps between resets, all if fewer'),
     probabilities: z
       .strictObject({ '1d': Probability, '3d': Probability, '7d': Probability })
       .describe(
@@ -37,8 +45,12 @@ export const ForecastSchema = z
     likelyWindow: z
       .strictObject({ from: UtcTimestampSchema, to: UtcTimestampSchema })
       .nullable()
-      .describe('last reset + the 25th and 75th percentiles of the past gaps longer than the time elapsed; null unless basis is `cadence`'),
-    announcedFor: UtcTimestampSchema.nullable().describe('effective time of the announced reset (`announced`) or of the tease (`teased`); null otherwise'),
+      .describe(
+        'last reset + the 25th and 75th percentiles of the past gaps longer than the time elapsed; null unless basis is `cadence`',
+      ),
+    announcedFor: UtcTimestampSchema.nullable().describe(
+      'effective time of the announced reset (`announced`) or of the tease (`teased`); null otherwise',
+    ),
   })
   .meta({ id: 'Forecast' });
 export type Forecast = z.infer<typeof ForecastSchema>;
@@ -56,8 +68,18 @@ export const ReliabilityBinSchema = z
     from: z.number().min(0).max(1).describe('lower bound of the forecast bin (inclusive)'),
     to: z.number().min(0).max(1).describe('upper bound of the forecast bin (exclusive, except 1 for the last bin)'),
     count: z.int().nonnegative().describe('checkpoints whose forecast fell in the bin'),
-    meanForecast: z.number().min(0).max(1).nullable().describe('mean of those forecasts (3 decimals); null when count is 0'),
-    observedFrequency: z.number().min(0).max(1).nullable().describe('share of those checkpoints followed by a reset within the horizon (3 decimals); null when count is 0'),
+    meanForecast: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe('mean of those forecasts (3 decimals); null when count is 0'),
+    observedFrequency: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe('share of those checkpoints followed by a reset within the horizon (3 decimals); null when count is 0'),
   })
   .meta({ id: 'ReliabilityBin' });
 export type ReliabilityBin = z.infer<typeof ReliabilityBinSchema>;
@@ -65,8 +87,18 @@ export type ReliabilityBin = z.infer<typeof ReliabilityBinSchema>;
 export const HorizonScoreSchema = z
   .strictObject({
     scored: z.int().nonnegative().describe('checkpoints with a probability whose horizon had passed by `updatedAt`'),
-    brierScore: z.number().min(0).max(1).nullable().describe('mean of (forecast − outcome)² over the scored checkpoints (3 decimals); 0 is perfect'),
-    baseRate: z.number().min(0).max(1).nullable().describe('share of the scored checkpoints followed by a reset within the horizon (3 decimals)'),
+    brierScore: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe('mean of (forecast − outcome)² over the scored checkpoints (3 decimals); 0 is perfect'),
+    baseRate: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe('share of the scored checkpoints followed by a reset within the horizon (3 decimals)'),
     baseRateBrierScore: z
       .number()
       .min(0)
@@ -81,7 +113,9 @@ export type HorizonScore = z.infer<typeof HorizonScoreSchema>;
 export const ProviderForecastTrackRecordSchema = z
   .strictObject({
     provider: ProviderSchema,
-    firstCheckpoint: UtcTimestampSchema.nullable().describe('the moment the 6th reset took effect (5 gaps exist); checkpoints follow every 24 h'),
+    firstCheckpoint: UtcTimestampSchema.nullable().describe(
+      'the moment the 6th reset took effect (5 gaps exist); checkpoints follow every 24 h',
+    ),
     checkpoints: z.int().nonnegative().describe('checkpoints from the first one up to `updatedAt`'),
     horizons: z.strictObject({ '1d': HorizonScoreSchema, '7d': HorizonScoreSchema }),
   })

@@ -33,8 +33,9 @@ export const eventLists = fc.array(eventFields, { maxLength: 80, size: 'large' }
     }),
   ),
 );
-export const nows = fc.integer({ min: START / MS_PER_HOUR, max: (START + SPAN + 30 * MS_PER_DAY) / MS_PER_HOUR }).map((hours) => new Date(hours * MS_PER_HOUR));
-
+export const nows = fc
+  .integer({ min: START / MS_PER_HOUR, max: (START + SPAN + 30 * MS_PER_DAY) / MS_PER_HOUR })
+  .map((hours) => new Date(hours * MS_PER_HOUR));
 
 /** A small seeded generator (mulberry32): the same synthetic history run after run. */
 export function seededRandom(seed: number): () => number {
@@ -48,7 +49,11 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** Resets of provider_a separated by gaps drawn (in days, to the minute) from `drawGapDays`; oldest first. */
-export function resetsWithDrawnGaps(count: number, drawGapDays: () => number, startMs = Date.parse('2000-01-01T00:00:00.000Z')) {
+export function resetsWithDrawnGaps(
+  count: number,
+  drawGapDays: () => number,
+  startMs = Date.parse('2000-01-01T00:00:00.000Z'),
+) {
   const events: Event[] = [];
   let at = startMs;
   for (let index = 0; index < count; index += 1) {

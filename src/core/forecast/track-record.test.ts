@@ -15,7 +15,13 @@ const resetOn = (days: number, overrides: Partial<Event> = {}) =>
   makeEvent({ id: `d${days}`, kind: 'reset', announcedAt: iso(day(days)), effectiveAt: null, ...overrides });
 
 const emptyBins = (): ReliabilityBin[] =>
-  Array.from({ length: 10 }, (_, bin) => ({ from: bin / 10, to: (bin + 1) / 10, count: 0, meanForecast: null, observedFrequency: null }));
+  Array.from({ length: 10 }, (_, bin) => ({
+    from: bin / 10,
+    to: (bin + 1) / 10,
+    count: 0,
+    meanForecast: null,
+    observedFrequency: null,
+  }));
 const withBins = (bins: Record<number, Omit<ReliabilityBin, 'from' | 'to'>>) =>
   emptyBins().map((bin, index) => ({ ...bin, ...bins[index] }));
 
@@ -63,7 +69,9 @@ describe('the track record, worked by hand', () => {
 
   it('a reset recorded late counts as an outcome, but the rule did not see it before its announcement', () => {
     // The reset of day 18 was only announced on day 19.5: at day 19 the board still measured from day 14.
-    const late = events.map((event) => (event.id === 'd18' ? { ...event, announcedAt: iso(day(19.5)), effectiveAt: iso(day(18)) } : event));
+    const late = events.map((event) =>
+      event.id === 'd18' ? { ...event, announcedAt: iso(day(19.5)), effectiveAt: iso(day(18)) } : event,
+    );
     const at19 = replayCheckpoints('provider_a', late, builtAt).find((checkpoint) => checkpoint.atMs === day(19))!;
     expect(at19.judgement.elapsedMs).toBe(5 * MS_PER_DAY);
     const record = providerForecastTrackRecord('provider_a', late, builtAt);
@@ -74,7 +82,12 @@ describe('the track record, worked by hand', () => {
   it('is empty until 5 gaps exist', () => {
     const record = providerForecastTrackRecord('provider_a', events.slice(0, 5), builtAt);
     const empty = { scored: 0, brierScore: null, baseRate: null, baseRateBrierScore: null, reliability: emptyBins() };
-    expect(record).toEqual({ provider: 'provider_a', firstCheckpoint: null, checkpoints: 0, horizons: { '1d': empty, '7d': empty } });
+    expect(record).toEqual({
+      provider: 'provider_a',
+      firstCheckpoint: null,
+      checkpoints: 0,
+      horizons: { '1d': empty, '7d': empty },
+    });
   });
 });
 
@@ -83,7 +96,8 @@ describe('track record invariants', () => {
   const outcome = (events: Event[], provider: string, atMs: number, days: number) =>
     events.some((e) => {
       const effective = Date.parse(e.effectiveAt ?? e.announcedAt);
-      const known = e.verified && e.provider === provider && e.kind === 'reset' && Date.parse(e.announcedAt) <= builtAt.getTime();
+      const known =
+        e.verified && e.provider === provider && e.kind === 'reset' && Date.parse(e.announcedAt) <= builtAt.getTime();
       return known && effective > atMs && effective <= atMs + days * MS_PER_DAY && effective <= builtAt.getTime();
     });
 
@@ -97,11 +111,15 @@ describe('track record invariants', () => {
             const shown = forecastFromHistory(provider, events, new Date(atMs));
             expect(judgement.basis).toBe(shown.basis);
             expect(judgement.sampleSize).toBe(shown.sampleSize);
-            expect(judgement.elapsedMs === null ? null : Math.round((judgement.elapsedMs / MS_PER_DAY) * 1000) / 1000).toBe(shown.elapsedDays);
+            expect(
+              judgement.elapsedMs === null ? null : Math.round((judgement.elapsedMs / MS_PER_DAY) * 1000) / 1000,
+            ).toBe(shown.elapsedDays);
           }
           // The first checkpoint is the first moment with 5 gaps.
           if (checkpoints[0] !== undefined) {
-            expect(forecastFromHistory(provider, events, new Date(checkpoints[0].atMs)).sampleSize).toBeGreaterThanOrEqual(5);
+            expect(
+              forecastFromHistory(provider, events, new Date(checkpoints[0].atMs)).sampleSize,
+            ).toBeGreaterThanOrEqual(5);
             expect(forecastFromHistory(provider, events, new Date(checkpoints[0].atMs - 1)).sampleSize).toBeLessThan(5);
           }
         }
@@ -109,7 +127,9 @@ describe('track record invariants', () => {
     );
   });
 
-  it('scores what the board showed against what happened (a reference from the published forecasts)', { timeout: PROPERTY_TIMEOUT_MS }, () => {
+  it('scores what the board showed against what happened (a reference from the published forecasts)', {
+    timeout: PROPERTY_TIMEOUT_MS,
+  }, () => {
     fc.assert(
       fc.property(eventLists, (events) => {
         const record = forecastTrackRecord(events, builtAt);
@@ -117,7 +137,10 @@ describe('track record invariants', () => {
         for (const [index, provider] of PROVIDERS.entries()) {
           const entry = record.providers[index]!;
           expect(entry.provider).toBe(provider);
-          for (const [horizon, days] of [['1d', 1], ['7d', 7]] as const) {
+          for (const [horizon, days] of [
+            ['1d', 1],
+            ['7d', 7],
+          ] as const) {
             const pairs: [number, number][] = [];
             for (const { atMs } of replayCheckpoints(provider, events, builtAt)) {
               const shown = forecastFromHistory(provider, events, new Date(atMs)).probabilities[horizon];
@@ -146,7 +169,11 @@ describe('track record invariants', () => {
 
   it('does not depend on the order of the input or on drafts', { timeout: PROPERTY_TIMEOUT_MS }, () => {
     const withShuffle = eventLists.chain((events) =>
-      fc.tuple(fc.constant(events), fc.shuffledSubarray(events, { minLength: events.length, maxLength: events.length }), eventLists),
+      fc.tuple(
+        fc.constant(events),
+        fc.shuffledSubarray(events, { minLength: events.length, maxLength: events.length }),
+        eventLists,
+      ),
     );
     fc.assert(
       fc.property(withShuffle, ([events, shuffled, extra]) => {

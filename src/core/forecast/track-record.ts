@@ -1,6 +1,13 @@
 import { FORECAST_BASIS_GAPS, gapsBetween } from '../cadence.ts';
 import { PROVIDERS, type Provider } from '../enums.ts';
-import { announcedMs, compareNewestFirst, effectiveMs, eventsKnownAt, MS_PER_DAY, toIsoTimestamp } from '../ordering.ts';
+import {
+  announcedMs,
+  compareNewestFirst,
+  effectiveMs,
+  eventsKnownAt,
+  MS_PER_DAY,
+  toIsoTimestamp,
+} from '../ordering.ts';
 import type { Event } from '../schemas.ts';
 import { chanceWithin, judgeForecast, MIN_FORECAST_GAPS, roundTo3, type ForecastJudgement } from './rule.ts';
 import type { ForecastTrackRecord, HorizonScore, ProviderForecastTrackRecord, ReliabilityBin } from './schemas.ts';
@@ -46,7 +53,9 @@ const timedEvents = (provider: Provider, events: readonly Event[], builtAt: Date
 
 /** The order of compareByEffectiveTime (effective time, then announcement, then id), on parsed times. */
 const byEffectiveTime = (a: TimedEvent, b: TimedEvent): number =>
-  a.effectiveMs - b.effectiveMs || a.announcedMs - b.announcedMs || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0);
+  a.effectiveMs - b.effectiveMs ||
+  a.announcedMs - b.announcedMs ||
+  (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0);
 
 /** Inserts into a list kept in order; from the end, because events mostly arrive in order. */
 function insertInOrder(list: TimedEvent[], item: TimedEvent): void {
@@ -64,7 +73,9 @@ const resetsHappened = (timed: readonly TimedEvent[], builtAtMs: number): TimedE
  * on the board once it is both announced and effective; null if that has not happened by `builtAt`.
  */
 function firstCheckpointMs(happened: readonly TimedEvent[]): number | null {
-  const moments = happened.map(({ announcedMs, effectiveMs }) => Math.max(announcedMs, effectiveMs)).sort((a, b) => a - b);
+  const moments = happened
+    .map(({ announcedMs, effectiveMs }) => Math.max(announcedMs, effectiveMs))
+    .sort((a, b) => a - b);
   return moments[MIN_FORECAST_GAPS] ?? null;
 }
 
@@ -80,7 +91,8 @@ function replayTimed(provider: Provider, timed: readonly TimedEvent[], builtAtMs
     for (; known < timed.length && timed[known]!.announcedMs <= atMs; known += 1) {
       const item = timed[known]!;
       if (item.event.kind === 'reset') insertInOrder(pending, item);
-      if (item.event.kind === 'tease' && (newestTease === null || compareNewestFirst(item.event, newestTease) < 0)) newestTease = item.event;
+      if (item.event.kind === 'tease' && (newestTease === null || compareNewestFirst(item.event, newestTease) < 0))
+        newestTease = item.event;
     }
     while (pending.length > 0 && pending[0]!.effectiveMs <= atMs) insertInOrder(inEffect, pending.shift()!);
     const judgement = judgeForecast({
@@ -164,12 +176,17 @@ export function scoreHorizon(scored: readonly ScoredForecast[]): HorizonScore {
     scored: scored.length,
     brierScore: rounded(mean(scored.map((forecast) => (forecast.probability - outcome(forecast)) ** 2))),
     baseRate: rounded(baseRate),
-    baseRateBrierScore: baseRate === null ? null : rounded(mean(scored.map((forecast) => (baseRate - outcome(forecast)) ** 2))),
+    baseRateBrierScore:
+      baseRate === null ? null : rounded(mean(scored.map((forecast) => (baseRate - outcome(forecast)) ** 2))),
     reliability,
   };
 }
 
-export function providerForecastTrackRecord(provider: Provider, events: readonly Event[], builtAt: Date): ProviderForecastTrackRecord {
+export function providerForecastTrackRecord(
+  provider: Provider,
+  events: readonly Event[],
+  builtAt: Date,
+): ProviderForecastTrackRecord {
   const timed = timedEvents(provider, events, builtAt);
   const checkpoints = replayTimed(provider, timed, builtAt.getTime());
   const resetTimesMs = resetsHappened(timed, builtAt.getTime())

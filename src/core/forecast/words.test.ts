@@ -16,13 +16,21 @@ const none = { probabilities: { '1d': null, '3d': null, '7d': null }, likelyWind
 
 describe('the forecast sentence', () => {
   it.each([
-    [base, '18 % chance of a reset within 24 h, 61 % within 7 days (from the last 20 gaps).', '根据最近 20 次间隔：24 小时内重置的可能性为 18 %，7 天内为 61 %。'],
+    [
+      base,
+      '18 % chance of a reset within 24 h, 61 % within 7 days (from the last 20 gaps).',
+      '根据最近 20 次间隔：24 小时内重置的可能性为 18 %，7 天内为 61 %。',
+    ],
     [
       { ...base, ...none, basis: 'insufficient', sampleSize: 3 },
       'No forecast yet: only 3 gaps between resets recorded (5 needed).',
       '暂无预测：仅记录了 3 次重置间隔（至少需要 5 次）。',
     ],
-    [{ ...base, ...none, basis: 'insufficient', sampleSize: 1 }, 'No forecast yet: only 1 gap between resets recorded (5 needed).', '暂无预测：仅记录了 1 次重置间隔（至少需要 5 次）。'],
+    [
+      { ...base, ...none, basis: 'insufficient', sampleSize: 1 },
+      'No forecast yet: only 1 gap between resets recorded (5 needed).',
+      '暂无预测：仅记录了 1 次重置间隔（至少需要 5 次）。',
+    ],
     [
       { ...base, ...none, basis: 'insufficient', sampleSize: 0, elapsedDays: null },
       'No forecast yet: no gap between resets recorded (5 needed).',
@@ -51,7 +59,8 @@ describe('the forecast sentence', () => {
 
   it('has words for every basis in every language, and a note that says what the numbers are not', () => {
     for (const locale of LOCALES) {
-      for (const basis of FORECAST_BASES) expect(forecastSentence({ ...base, basis }, locale).length).toBeGreaterThan(0);
+      for (const basis of FORECAST_BASES)
+        expect(forecastSentence({ ...base, basis }, locale).length).toBeGreaterThan(0);
     }
     expect(FORECAST_NOTE.en).toContain('not a vendor plan');
     expect(FORECAST_NOTE.zh).toContain('不是供应商的计划');

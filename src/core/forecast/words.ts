@@ -11,11 +11,13 @@ import type { Forecast, ForecastBasis } from './schemas.ts';
 
 type Sentence = (forecast: Forecast) => string;
 
-const percent = (probability: number | null): string => (probability === null ? '–' : `${Math.round(probability * 100)} %`);
+const percent = (probability: number | null): string =>
+  probability === null ? '–' : `${Math.round(probability * 100)} %`;
 const days = (elapsedDays: number | null): string => (elapsedDays ?? 0).toFixed(1);
 
 /** `Tue 24 Nov 17:00 UTC`. */
-const englishTime = (iso: string | null): string => (iso === null ? '–' : `${format(new UTCDate(iso), 'EEE d MMM HH:mm')} UTC`);
+const englishTime = (iso: string | null): string =>
+  iso === null ? '–' : `${format(new UTCDate(iso), 'EEE d MMM HH:mm')} UTC`;
 
 const CHINESE_WEEKDAYS = ['周日', '周一', '周二', '周三', '周四', '周五', '周六'];
 /** `11月24日 周二 17:00 UTC`. */
@@ -47,7 +49,8 @@ const zh: Record<ForecastBasis, Sentence> = {
     f.sampleSize === 0
       ? `暂无预测：尚未记录到重置间隔（至少需要 ${MIN_FORECAST_GAPS} 次）。`
       : `暂无预测：仅记录了 ${f.sampleSize} 次重置间隔（至少需要 ${MIN_FORECAST_GAPS} 次）。`,
-  beyond_history: (f) => `暂无预测：距上次重置已过 ${days(f.elapsedDays)} 天，已达到或超过最近 ${f.sampleSize} 次间隔中的每一次。`,
+  beyond_history: (f) =>
+    `暂无预测：距上次重置已过 ${days(f.elapsedDays)} 天，已达到或超过最近 ${f.sampleSize} 次间隔中的每一次。`,
   announced: (f) => `已宣布于 ${chineseTime(f.announcedFor)} 重置。`,
   teased: (f) => `预告于 ${chineseTime(f.announcedFor)} 重置，尚未确认。`,
   no_data: () => '暂无数据。',
@@ -61,4 +64,5 @@ export const FORECAST_NOTE: Record<Locale, string> = {
   zh: '这是过去重置间隔的规律，不是供应商的计划：在持续到目前时长的近期等待中，于之后一天或一周内结束的比例。',
 };
 
-export const forecastSentence = (forecast: Forecast, locale: Locale): string => FORECAST_SENTENCES[locale][forecast.basis](forecast);
+export const forecastSentence = (forecast: Forecast, locale: Locale): string =>
+  FORECAST_SENTENCES[locale][forecast.basis](forecast);

@@ -9,17 +9,18 @@ import { days, utcMinute } from './format.ts';
  * endpoint listings. zh.ts has the same shape (the type says so); a new word is added to both.
  */
 export const en = {
-  sampleDataNotice: 'Sample data: every event on this site is fictional, made up to show how the board works. None of it is a real announcement.',
+  sampleDataNotice:
+    'Sample data: every event on this site is fictional, made up to show how the board works. None of it is a real announcement.',
   providers: { provider_a: 'Provider A', provider_b: 'Provider B', provider_c: 'Provider C' },
   kinds: { reset: 'Reset', banked: 'Banked reset', boost: 'Limit boost', promo: 'Promotion', tease: 'Tease' },
   statuses: {
-      reset_now: 'Reset now',
-      banked: 'Banked',
-      tease: 'Teased',
-      waiting: 'Waiting',
-      overdue: 'Overdue',
-      no_data: 'No data',
-    },
+    reset_now: 'Reset now',
+    banked: 'Banked',
+    tease: 'Teased',
+    waiting: 'Waiting',
+    overdue: 'Overdue',
+    no_data: 'No data',
+  },
   endpoints: {
     getStatus: 'Board status (JSON)',
     getProviderStatus: 'One provider’s status (JSON)',
@@ -106,7 +107,14 @@ export const en = {
     languageSwitchLabel: 'Read this page in Chinese',
     skipToContent: 'Skip to content',
     boardCaption: 'Usage-limit resets by provider',
-    columns: { provider: 'Provider', status: 'Status', lastReset: 'Last reset', daysSince: 'Days since', nextEstimate: 'Next reset (cadence estimate)', latestSignal: 'Latest signal' },
+    columns: {
+      provider: 'Provider',
+      status: 'Status',
+      lastReset: 'Last reset',
+      daysSince: 'Days since',
+      nextEstimate: 'Next reset (cadence estimate)',
+      latestSignal: 'Latest signal',
+    },
     never: 'none recorded',
     noEstimate: 'not enough history',
     anyTimeNow: 'any time now',
@@ -121,10 +129,17 @@ export const en = {
     effective: 'effective',
     feeds: 'Feeds',
     statsHeading: 'Statistics',
-    stats: { totalResets: 'Resets recorded', medianIntervalDays: `Median gap (last ${MEDIAN_BASIS_RESETS} resets)`, meanIntervalDays: 'Mean gap', longestWaitDays: 'Longest wait', firstRecordedAt: 'First recorded' },
+    stats: {
+      totalResets: 'Resets recorded',
+      medianIntervalDays: `Median gap (last ${MEDIAN_BASIS_RESETS} resets)`,
+      meanIntervalDays: 'Mean gap',
+      longestWaitDays: 'Longest wait',
+      firstRecordedAt: 'First recorded',
+    },
     days: (value: number) => `${value.toFixed(1)} days`,
     historyHeading: 'History',
-    historyTruncated: (shown: number, total: number) => `The newest ${shown.toLocaleString('en')} of ${total.toLocaleString('en')} announcements; every one is in the data files:`,
+    historyTruncated: (shown: number, total: number) =>
+      `The newest ${shown.toLocaleString('en')} of ${total.toLocaleString('en')} announcements; every one is in the data files:`,
     hoursHeading: 'Reset announcements by hour of day',
     hoursUtc: 'UTC hours',
     hoursLocal: 'your local hours',
@@ -133,7 +148,8 @@ export const en = {
     gapsOverdue: `overdue line (${OVERDUE_FACTOR} × median)`,
     gapsDescription: (count: number) => `${count} gaps between consecutive resets, in days, oldest first.`,
     trackHeading: 'How the estimate has done',
-    trackIntro: 'For each past reset: what the estimate said just before it, by the same rules, and how far off it was.',
+    trackIntro:
+      'For each past reset: what the estimate said just before it, by the same rules, and how far off it was.',
     trackColumns: { reset: 'Reset', estimated: 'Estimate said', error: 'Off by' },
     trackMedian: (value: string) => `Median absolute error: ${value}.`,
     trackEmpty: 'Not enough history yet to check the estimate.',
@@ -141,7 +157,8 @@ export const en = {
     late: 'after the estimate',
     onTime: 'on the estimate',
     notFoundProvider: 'Unknown provider',
-    footerTerms: 'Data as is, without warranty. Not affiliated with the providers. Link back and keep each event’s original post when republishing.',
+    footerTerms:
+      'Data as is, without warranty. Not affiliated with the providers. Link back and keep each event’s original post when republishing.',
     badge: 'Status badge',
   },
 };

@@ -4,4 +4,5 @@ import type { Locale } from '../vocabulary.ts';
 export { utcDay, utcMinute } from '../time-format.ts';
 
 /** `3.5 days` / `3.5 天`. */
-export const days = (value: number, locale: Locale): string => (locale === 'en' ? `${value.toFixed(1)} days` : `${value.toFixed(1)} 天`);
+export const days = (value: number, locale: Locale): string =>
+  locale === 'en' ? `${value.toFixed(1)} days` : `${value.toFixed(1)} 天`;

@@ -16,7 +16,9 @@ export const renderLlmsTxt = (baseUrl: string): string =>
     '',
     '## Endpoints',
     '',
-    ...endpointListings('en').map((endpoint) => `- [${endpoint.title}](${baseUrl}${endpoint.path}): \`${endpoint.method} ${endpoint.path}\``),
+    ...endpointListings('en').map(
+      (endpoint) => `- [${endpoint.title}](${baseUrl}${endpoint.path}): \`${endpoint.method} ${endpoint.path}\``,
+    ),
     '',
     '## Terms',
     '',

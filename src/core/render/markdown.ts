@@ -37,7 +37,10 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
     const last =
       row.lastReset === null || row.daysSince === null
         ? text.noReset
-        : text.lastReset(utcMinute(row.lastReset.effectiveAt ?? row.lastReset.announcedAt), days(row.daysSince, locale));
+        : text.lastReset(
+            utcMinute(row.lastReset.effectiveAt ?? row.lastReset.announcedAt),
+            days(row.daysSince, locale),
+          );
     lines.push(`- ${status}; ${last}; ${text.estimate(row, nowMs)}.`);
   }
 

@@ -35,7 +35,14 @@ export function renderWindowCalendar({ query, baseUrl, now }: WindowCalendarInpu
       { name: 'DTSTART', value: utcBasic(ms) },
       { name: 'DURATION', value: 'PT15M' },
       { name: 'SUMMARY', text: text.summary[field](provider) },
-      { name: 'DESCRIPTION', text: [text.description[field](provider), text.notASchedule, ...(query.tz ? [text.timeZone(query.tz)] : [])].join('\n') },
+      {
+        name: 'DESCRIPTION',
+        text: [
+          text.description[field](provider),
+          text.notASchedule,
+          ...(query.tz ? [text.timeZone(query.tz)] : []),
+        ].join('\n'),
+      },
       { name: 'URL', value: `${baseUrl}/tracker` },
     ],
     components: [

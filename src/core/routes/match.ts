@@ -41,14 +41,19 @@ function safeDecode(segment: string): string {
 /** A route and a pattern matcher for each; exact paths first so that a template never shadows one. */
 export function createMatcher(routes: readonly RouteSpec[]): (pathname: string) => RouteMatch | undefined {
   const exact = new Map(routes.filter((route) => !route.path.includes('{')).map((route) => [route.path, route]));
-  const templated = routes.filter((route) => route.path.includes('{')).map((route) => ({ route, ...templatePattern(route.path) }));
+  const templated = routes
+    .filter((route) => route.path.includes('{'))
+    .map((route) => ({ route, ...templatePattern(route.path) }));
   return (pathname) => {
     const route = exact.get(pathname);
     if (route !== undefined) return { route, params: {} };
     for (const candidate of templated) {
       const values = candidate.pattern.exec(pathname);
       if (values !== null) {
-        return { route: candidate.route, params: Object.fromEntries(candidate.names.map((name, index) => [name, safeDecode(values[index + 1]!)])) };
+        return {
+          route: candidate.route,
+          params: Object.fromEntries(candidate.names.map((name, index) => [name, safeDecode(values[index + 1]!)])),
+        };
       }
     }
     return undefined;
@@ -71,7 +76,9 @@ const API_NAMESPACE = '/api/';
 export const workerFirstPatterns = (): string[] =>
   [
     ...new Set(
-      EDGE_ROUTES.map((route) => (route.path.startsWith(API_NAMESPACE) ? `${API_NAMESPACE}*` : route.path.replace(/\{.*$/, '*'))),
+      EDGE_ROUTES.map((route) =>
+        route.path.startsWith(API_NAMESPACE) ? `${API_NAMESPACE}*` : route.path.replace(/\{.*$/, '*'),
+      ),
     ),
   ].sort();
 
@@ -79,7 +86,8 @@ export const workerFirstPatterns = (): string[] =>
  * The fixed prefixes of the edge routes that name a provider in their path (`/badge/`, `/api/status/`): a path
  * under one that matches no route names no provider, and is answered `404 invalid_provider` rather than a page.
  */
-const PROVIDER_PATH_PREFIXES = EDGE_ROUTES.filter((route) => route.pathParams !== undefined && 'provider' in route.pathParams).map(
-  (route) => route.path.slice(0, route.path.indexOf('{')),
-);
-export const ownsProviderPath = (pathname: string): boolean => PROVIDER_PATH_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+const PROVIDER_PATH_PREFIXES = EDGE_ROUTES.filter(
+  (route) => route.pathParams !== undefined && 'provider' in route.pathParams,
+).map((route) => route.path.slice(0, route.path.indexOf('{')));
+export const ownsProviderPath = (pathname: string): boolean =>
+  PROVIDER_PATH_PREFIXES.some((prefix) => pathname.startsWith(prefix));

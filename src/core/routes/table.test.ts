@@ -25,7 +25,15 @@ describe('the route table', () => {
       expect(match?.route.id, route.path).toBe(route.id);
       if (route.path.includes('{provider}')) expect(match?.params).toEqual({ provider: 'provider_b' });
     }
-    for (const path of ['/', '/provider_a', '/tracker', '/openapi.json', '/data/board.json', '/api/unknown', '/api/status/a/b']) {
+    for (const path of [
+      '/',
+      '/provider_a',
+      '/tracker',
+      '/openapi.json',
+      '/data/board.json',
+      '/api/unknown',
+      '/api/status/a/b',
+    ]) {
       expect(matchEdgeRoute(path), path).toBeUndefined();
     }
   });
@@ -35,8 +43,12 @@ describe('the route table', () => {
     const config = JSON.parse(jsonc) as { assets: { run_worker_first: string[] } };
     expect([...config.assets.run_worker_first].sort()).toEqual(workerFirstPatterns());
     // Every edge path is covered by one of the patterns (a pattern's `*` stands for the rest of the path).
-    const covered = (path: string) => workerFirstPatterns().some((pattern) => (pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern));
-    for (const route of ROUTES.filter((candidate) => candidate.served === 'edge')) expect(covered(concrete(route.path)), route.path).toBe(true);
+    const covered = (path: string) =>
+      workerFirstPatterns().some((pattern) =>
+        pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern,
+      );
+    for (const route of ROUTES.filter((candidate) => candidate.served === 'edge'))
+      expect(covered(concrete(route.path)), route.path).toBe(true);
   });
 
   it('gives each route its OpenAPI path, with an operation per method and every status it can answer', () => {
@@ -44,7 +56,9 @@ describe('the route table', () => {
     expect(Object.keys(paths).sort()).toEqual(ROUTES.map((route) => route.path).sort());
     for (const route of ROUTES) {
       const operations = paths[route.path]!;
-      const statuses = Object.keys(((route.methods as readonly string[]).includes('GET') ? operations['get'] : operations['post'])!.responses).sort();
+      const statuses = Object.keys(
+        ((route.methods as readonly string[]).includes('GET') ? operations['get'] : operations['post'])!.responses,
+      ).sort();
       const expected = new Set([String('status' in route.ok ? route.ok.status : 200), '405']);
       if (route.conditional) expected.add('304');
       if ('query' in route) expected.add('400');
@@ -52,7 +66,9 @@ describe('the route table', () => {
       if (route.served === 'edge' && route.needsData) expected.add('500');
       if ('protocolStatuses' in route) for (const status of Object.keys(route.protocolStatuses)) expected.add(status);
       expect(statuses, route.path).toEqual([...expected].sort());
-      expect(Object.keys(operations).sort(), route.path).toEqual((route.methods as readonly string[]).includes('GET') ? ['get', 'head', 'options'] : ['options', 'post']);
+      expect(Object.keys(operations).sort(), route.path).toEqual(
+        (route.methods as readonly string[]).includes('GET') ? ['get', 'head', 'options'] : ['options', 'post'],
+      );
     }
   });
 
@@ -62,7 +78,9 @@ describe('the route table', () => {
       const listings = endpointListings(locale);
       expect(listings).toHaveLength(listed.length);
       for (const [index, route] of listed.entries()) {
-        expect(listings[index]!.path.split('?')[0], route.path).toBe(concrete(route.path).replace('provider_b', 'provider_a'));
+        expect(listings[index]!.path.split('?')[0], route.path).toBe(
+          concrete(route.path).replace('provider_b', 'provider_a'),
+        );
         expect(listings[index]!.title.length).toBeGreaterThan(0);
       }
     }
@@ -85,10 +103,15 @@ describe('the route table', () => {
       needsData: true,
     };
     const routes = [...ROUTES, added];
-    expect(createMatcher(routes)('/api/example/provider_a')).toEqual({ route: added, params: { provider: 'provider_a' } });
+    expect(createMatcher(routes)('/api/example/provider_a')).toEqual({
+      route: added,
+      params: { provider: 'provider_a' },
+    });
     const operation = pathsOf(buildOpenApiDocument('https://board.example', routes))['/api/example/{provider}']!;
     expect(operation['get']!.operationId).toBe('getExample');
     expect(Object.keys(operation['get']!.responses).sort()).toEqual(['200', '304', '400', '404', '405', '500']);
-    expect(operation['options']!.responses['204']).toMatchObject({ headers: { 'Access-Control-Allow-Methods': { schema: { const: 'GET, OPTIONS' } } } });
+    expect(operation['options']!.responses['204']).toMatchObject({
+      headers: { 'Access-Control-Allow-Methods': { schema: { const: 'GET, OPTIONS' } } },
+    });
   });
 });

@@ -1,9 +1,20 @@
 import { z } from 'zod';
 import { FeedQuerySchema, IcsQuerySchema, TimelineCsvQuerySchema, TimelineQuerySchema } from '../api/query.ts';
-import { EDGE_DATASET_PATH, EdgeDatasetFileSchema, HISTORY_INDEX_PATH, HistoryIndexSchema, PublishedEventsSchema } from '../dataset.ts';
+import {
+  EDGE_DATASET_PATH,
+  EdgeDatasetFileSchema,
+  HISTORY_INDEX_PATH,
+  HistoryIndexSchema,
+  PublishedEventsSchema,
+} from '../dataset.ts';
 import { ProviderSchema } from '../enums.ts';
 import { FEED_FORMATS } from '../render/feeds.ts';
-import { JsonRpcResponseSchema, ProviderStatusSchema, StatusResponseSchema, TimelineResponseSchema } from '../schemas.ts';
+import {
+  JsonRpcResponseSchema,
+  ProviderStatusSchema,
+  StatusResponseSchema,
+  TimelineResponseSchema,
+} from '../schemas.ts';
 import type { RouteSpec } from './route.ts';
 
 /**
@@ -63,7 +74,11 @@ export const ROUTES = [
     tag: 'board',
     summary: 'One provider’s status',
     pathParams: provider,
-    ok: { description: 'the provider’s board entry at request time', content: { json: ProviderStatusSchema }, headers: ['ETag'] },
+    ok: {
+      description: 'the provider’s board entry at request time',
+      content: { json: ProviderStatusSchema },
+      headers: ['ETag'],
+    },
     cache: 'api',
     served: 'edge',
     conditional: true,
@@ -98,7 +113,11 @@ export const ROUTES = [
     tag: 'timeline',
     summary: 'Announcements as CSV (columns id, date, provider, kind, scope, summary, source_url, page_url)',
     query: { schema: TimelineCsvQuerySchema },
-    ok: { description: 'RFC 4180 CSV, header first, newest first, CRLF after every row', content: { csv: 'text' }, headers: ['ContentDispositionInline'] },
+    ok: {
+      description: 'RFC 4180 CSV, header first, newest first, CRLF after every row',
+      content: { csv: 'text' },
+      headers: ['ContentDispositionInline'],
+    },
     cache: 'api',
     served: 'edge',
     prerendered: '/api/timeline.csv',
@@ -162,7 +181,12 @@ export const ROUTES = [
     tag: 'feeds',
     summary: 'Alias of /feed.xml',
     query: { schema: FeedQuerySchema },
-    ok: { status: 308, description: 'permanent redirect to /feed.xml, with the query’s provider', content: {}, headers: ['Location'] },
+    ok: {
+      status: 308,
+      description: 'permanent redirect to /feed.xml, with the query’s provider',
+      content: {},
+      headers: ['Location'],
+    },
     cache: 'feed',
     served: 'edge',
     conditional: false,
@@ -176,7 +200,11 @@ export const ROUTES = [
     tag: 'calendars',
     summary: 'Calendar (RFC 5545) with a reminder for each of your own reset windows',
     query: { schema: IcsQuerySchema, required: ['provider'] },
-    ok: { description: 'one VEVENT per window passed in', content: { calendar: 'text' }, headers: ['ContentDispositionAttachment'] },
+    ok: {
+      description: 'one VEVENT per window passed in',
+      content: { calendar: 'text' },
+      headers: ['ContentDispositionAttachment'],
+    },
     cache: 'noStore',
     served: 'edge',
     conditional: false,
@@ -242,7 +270,13 @@ export const ROUTES = [
     needsData: true,
     listing: {},
   },
-  { ...MCP_ROUTE, id: 'postMcp', path: '/mcp', summary: 'Model Context Protocol over Streamable HTTP (stateless)', listing: {} },
+  {
+    ...MCP_ROUTE,
+    id: 'postMcp',
+    path: '/mcp',
+    summary: 'Model Context Protocol over Streamable HTTP (stateless)',
+    listing: {},
+  },
   { ...MCP_ROUTE, id: 'postMcpAlias', path: '/api/mcp', summary: 'Alias of /mcp' },
   {
     id: 'getMcpServerCard',

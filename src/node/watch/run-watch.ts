@@ -14,7 +14,12 @@ import { fetchFeed, type FetchLimits } from './fetch-feed.ts';
  */
 
 const SourceSchema = z.object({ account: z.string().min(1), feed: z.url() });
-export const SourcesSchema = z.object(Object.fromEntries(PROVIDERS.map((provider) => [provider, z.array(SourceSchema).default([])])) as Record<Provider, z.ZodDefault<z.ZodArray<typeof SourceSchema>>>);
+export const SourcesSchema = z.object(
+  Object.fromEntries(PROVIDERS.map((provider) => [provider, z.array(SourceSchema).default([])])) as Record<
+    Provider,
+    z.ZodDefault<z.ZodArray<typeof SourceSchema>>
+  >,
+);
 const StateSchema = z.object({ seen: z.record(z.string(), z.array(z.string())).default({}) });
 
 export interface WatchOptions extends FetchLimits {
@@ -69,12 +74,17 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
           announcedAt: item.publishedAt ?? now.toISOString(),
         });
         if (!draft.ok) {
-          report.skipped.push(`${provider} ${item.key}: ${draft.problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`);
+          report.skipped.push(
+            `${provider} ${item.key}: ${draft.problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`,
+          );
           continue;
         }
         const stored = await addDraft(options.eventsRoot, draft.event, now);
         if (stored.ok) report.drafts.push(stored.file);
-        else report.skipped.push(stored.problems.map((problem) => formatContentProblem(problem, options.eventsRoot)).join('; '));
+        else
+          report.skipped.push(
+            stored.problems.map((problem) => formatContentProblem(problem, options.eventsRoot)).join('; '),
+          );
       }
     }
     state.seen[provider] = [...seen].sort();
