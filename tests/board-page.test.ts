@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { deriveBoard } from '../src/core/board.ts';
 import { HistoryIndexSchema, PublishedEventsSchema } from '../src/core/dataset.ts';
 import { compareNewestFirst } from '../src/core/ordering.ts';
-import { STATUS_LABELS } from '../src/core/vocabulary.ts';
+import { STATUS_LABELS } from '../src/core/i18n/labels.ts';
 import { checkEventTree } from '../src/node/check-event-tree.ts';
 import { SERVED_EVENTS_DIR } from './support/served-events.ts';
 

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deriveBoard } from '../src/core/board.ts';
 import type { PublishedEvents } from '../src/core/dataset.ts';
 import { publishedFromContent } from './support/published.ts';
-import { PROVIDERS, STATUS_LABELS } from '../src/core/vocabulary.ts';
+import { PROVIDERS } from '../src/core/vocabulary.ts';
+import { STATUS_LABELS } from '../src/core/i18n/labels.ts';
 import { launchChromium } from './support/browser.ts';
 
 const baseUrl = inject('baseUrl');
