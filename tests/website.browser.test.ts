@@ -205,3 +205,16 @@ describe('screenshots', () => {
     }
   });
 });
+
+describe('the browser the tests drive', () => {
+  it('has a CJK font: two different Chinese characters do not draw as the same missing-glyph box', async () => {
+    const page = await browser.newPage();
+    await page.setContent('<p style="font-size:48px;margin:0"><span id="a">重</span><span id="b">置</span><span id="c">重</span></p>');
+    const shot = async (id: string) => (await page.locator(`#${id}`).screenshot()).toString('base64');
+    const [first, second, firstAgain] = [await shot('a'), await shot('b'), await shot('c')];
+    // The same character twice draws the same pixels (the comparison is meaningful); two characters do not.
+    expect(firstAgain).toBe(first);
+    expect(second).not.toBe(first);
+    await page.close();
+  });
+});
