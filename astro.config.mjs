@@ -4,10 +4,12 @@ import { defineConfig } from 'astro/config';
 import { fileURLToPath } from 'node:url';
 import { staticHeaders } from './src/integrations/static-headers.ts';
 import { validatedEvents } from './src/integrations/validated-events.ts';
-import { siteUrl } from './src/node/site-url.ts';
+import { servePort, siteUrl } from './src/node/site-url.ts';
 
 export default defineConfig({
   site: siteUrl(),
+  // `npm run dev` listens on PORT like `npm start` (4321 when unset).
+  server: { port: servePort() },
   output: 'static',
   trailingSlash: 'never',
   // Stylesheets as files, never inline, so the Content-Security-Policy needs no 'unsafe-inline'.

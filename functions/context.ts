@@ -1,3 +1,4 @@
+import { handle } from '@astrojs/cloudflare/handler';
 import type { EdgeDataset } from '../src/core/dataset.ts';
 import { DataSourceUnavailable, loadEdgeDataset } from './data-source.ts';
 
@@ -11,7 +12,7 @@ export interface EdgeContext {
   asset(path: string): Promise<Response>;
 }
 
-export function createContext(request: Request, env: Env): EdgeContext {
+export function createContext(request: Request, env: Env, executionContext: ExecutionContext): EdgeContext {
   const url = new URL(request.url);
   return {
     request,
@@ -19,7 +20,10 @@ export function createContext(request: Request, env: Env): EdgeContext {
     now: new Date(),
     dataset: () => loadEdgeDataset(env.ASSETS, url.origin),
     async asset(path) {
-      const response = await env.ASSETS.fetch(new Request(new URL(path, url.origin), { headers: request.headers }));
+      const assetRequest = new Request(new URL(path, url.origin), { headers: request.headers });
+      // In `astro dev` the ASSETS binding holds only public/, so the prerendered file is not there: Astro's
+      // handler renders its route on demand instead (asking the dev server over HTTP would come back here).
+      const response = import.meta.env.DEV ? await handle(assetRequest, env, executionContext) : await env.ASSETS.fetch(assetRequest);
       if (response.status >= 400) throw new DataSourceUnavailable(`the prerendered ${path} answered ${response.status}`);
       return response;
     },

@@ -26,10 +26,12 @@ async function fetchAsset<T>(assets: AssetFetcher, origin: string, path: string,
 }
 
 /**
- * A data file the build wrote, read and checked once per isolate. A failed read is not remembered, so the
- * first request after the file is back succeeds.
+ * A data file the build wrote, read and checked once per isolate (in production; in dev on every request).
+ * A failed read is not remembered, so the first request after the file is back succeeds.
  */
 function loadOnce<T>(assets: AssetFetcher, origin: string, path: string, schema: z.ZodType<T>): Promise<T> {
+  // In dev the data follows the event files as they are edited: read on every request, never kept.
+  if (import.meta.env.DEV) return fetchAsset(assets, origin, path, schema);
   let loading = loaded.get(path) as Promise<T> | undefined;
   if (loading === undefined) {
     loading = fetchAsset(assets, origin, path, schema).catch((error: unknown) => {

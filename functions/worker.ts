@@ -17,7 +17,7 @@ const ALLOW = 'GET, HEAD, OPTIONS';
 
 async function route(request: Request, env: Env, context: ExecutionContext): Promise<Response> {
   const { pathname } = new URL(request.url);
-  if ((MCP_PATHS as readonly string[]).includes(pathname)) return guarded(pathname, () => handleMcp(request, env, createContext(request, env)));
+  if ((MCP_PATHS as readonly string[]).includes(pathname)) return guarded(pathname, () => handleMcp(request, env, createContext(request, env, context)));
   if (request.method === 'OPTIONS' && PREFLIGHT_PATHS.has(pathname)) return preflightResponse();
   const handler = findRoute(pathname);
   if (handler === undefined) return handle(request, env, context);
@@ -26,7 +26,7 @@ async function route(request: Request, env: Env, context: ExecutionContext): Pro
     return new Response(null, { status: 405, headers: { Allow: ALLOW } });
   }
   return guarded(pathname, async () => {
-    const response = await handler(createContext(request, env));
+    const response = await handler(createContext(request, env, context));
     return request.method === 'HEAD' ? new Response(null, response) : response;
   });
 }
