@@ -2,6 +2,7 @@
 import cloudflare from '@astrojs/cloudflare';
 import { defineConfig } from 'astro/config';
 import { fileURLToPath } from 'node:url';
+import { requireSiteUrl } from './src/integrations/require-site-url.ts';
 import { staticHeaders } from './src/integrations/static-headers.ts';
 import { validatedEvents } from './src/integrations/validated-events.ts';
 import { servePort, siteUrl } from './src/node/site-url.ts';
@@ -25,5 +26,5 @@ export default defineConfig({
       alias: [{ find: /^\.\.\/validation\/ajv-provider\.js$/, replacement: fileURLToPath(new URL('./functions/mcp/without-ajv.ts', import.meta.url)) }],
     },
   },
-  integrations: [validatedEvents(), staticHeaders()],
+  integrations: [requireSiteUrl(), validatedEvents(), staticHeaders()],
 });
