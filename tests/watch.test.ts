@@ -11,6 +11,9 @@ import { runWatch } from '../src/node/watch/run-watch.ts';
 /** The watcher against fixture feeds served on loopback, with a copy of content/ (never the real one). */
 
 const FIXTURES = 'tests/fixtures/watch';
+// The watcher's deadline per feed. The loopback fixtures answer in milliseconds; the margin is for a busy
+// machine, and the one feed that never answers costs this much once.
+const FEED_TIMEOUT_MS = 5_000;
 let server: Server;
 let undatedFeedGivesDate = false;
 const LONG_BODY = `Usage limits have been reset for everyone. ${'Thank you for your patience while we worked on capacity. '.repeat(8)}`.trim();
@@ -61,7 +64,7 @@ async function workspace(feeds: Record<string, { account: string; feed: string }
       sourcesFile: path.join(root, 'sources.json'),
       rulesFile: 'content/watch/classification.json',
       stateFile: path.join(root, 'state.json'),
-      timeoutMs: 1500,
+      timeoutMs: FEED_TIMEOUT_MS,
       maxBytes: 256 * 1024,
       now: new Date('2026-11-21T12:00:00.000Z'),
     },
@@ -96,7 +99,7 @@ describe('npm run watch', () => {
     ]);
     expect(report.failures).toEqual([
       `provider_a ${origin}/broken answered HTTP 500`,
-      `provider_a ${origin}/slow timed out after 1500 ms`,
+      `provider_a ${origin}/slow timed out after ${FEED_TIMEOUT_MS} ms`,
       expect.stringMatching(new RegExp(`^provider_b ${origin}/malformed is not a readable feed`)),
       expect.stringMatching(new RegExp(`^provider_b ${origin}/huge is too large`)),
     ]);
@@ -124,7 +127,7 @@ describe('npm run watch', () => {
     // Asynchronously: the fixture server lives in this process and must keep answering.
     const run = (options: typeof failing.options) =>
       new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const args = ['scripts/watch.ts', '--sources', options.sourcesFile, '--state', options.stateFile, '--timeout-ms', '1500'];
+        const args = ['scripts/watch.ts', '--sources', options.sourcesFile, '--state', options.stateFile, '--timeout-ms', String(FEED_TIMEOUT_MS)];
         const child = execFile(process.execPath, args, { env: { ...process.env, EVENTS_DIR: options.eventsRoot } }, (_, stdout, stderr) =>
           resolve({ status: child.exitCode, stdout, stderr }),
         );
@@ -141,7 +144,7 @@ describe('npm run watch', () => {
 
 const runScript = (options: { sourcesFile: string; stateFile: string; eventsRoot: string }) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const args = ['scripts/watch.ts', '--sources', options.sourcesFile, '--state', options.stateFile, '--timeout-ms', '1500'];
+    const args = ['scripts/watch.ts', '--sources', options.sourcesFile, '--state', options.stateFile, '--timeout-ms', String(FEED_TIMEOUT_MS)];
     const child = execFile(process.execPath, args, { env: { ...process.env, EVENTS_DIR: options.eventsRoot } }, (_, stdout, stderr) =>
       resolve({ status: child.exitCode, stdout, stderr }),
     );
