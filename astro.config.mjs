@@ -23,7 +23,12 @@ export default defineConfig({
     build: { assetsInlineLimit: 0 },
     // The MCP SDK's default Ajv validator is never used on Workers (see functions/mcp/without-ajv.ts).
     resolve: {
-      alias: [{ find: /^\.\.\/validation\/ajv-provider\.js$/, replacement: fileURLToPath(new URL('./functions/mcp/without-ajv.ts', import.meta.url)) }],
+      alias: [
+        {
+          find: /^\.\.\/validation\/ajv-provider\.js$/,
+          replacement: fileURLToPath(new URL('./functions/mcp/without-ajv.ts', import.meta.url)),
+        },
+      ],
     },
   },
   integrations: [requireSiteUrl(), validatedEvents(), staticHeaders()],

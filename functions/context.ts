@@ -23,8 +23,11 @@ export function createContext(request: Request, env: Env, executionContext: Exec
       const assetRequest = new Request(new URL(path, url.origin), { headers: request.headers });
       // In `astro dev` the ASSETS binding holds only public/, so the prerendered file is not there: Astro's
       // handler renders its route on demand instead (asking the dev server over HTTP would come back here).
-      const response = import.meta.env.DEV ? await handle(assetRequest, env, executionContext) : await env.ASSETS.fetch(assetRequest);
-      if (response.status >= 400) throw new DataSourceUnavailable(`the prerendered ${path} answered ${response.status}`);
+      const response = import.meta.env.DEV
+        ? await handle(assetRequest, env, executionContext)
+        : await env.ASSETS.fetch(assetRequest);
+      if (response.status >= 400)
+        throw new DataSourceUnavailable(`the prerendered ${path} answered ${response.status}`);
       return response;
     },
   };

@@ -7,7 +7,8 @@ import { loadEdgeDataset, loadProviderPage } from './data-source.ts';
 /** The data of on-demand Astro pages: the same files, loaded the same way, as the API's. */
 export const pageDataset = (url: URL): Promise<EdgeDataset> => loadEdgeDataset(env.ASSETS, url.origin);
 
-export const providerPageData = (url: URL, provider: Provider): Promise<ProviderPageData> => loadProviderPage(env.ASSETS, url.origin, provider);
+export const providerPageData = (url: URL, provider: Provider): Promise<ProviderPageData> =>
+  loadProviderPage(env.ASSETS, url.origin, provider);
 
 /** On-demand pages that show the board are cached at the edge like GET /api/status. */
 export const BOARD_PAGE_CACHE = 'public, s-maxage=60, stale-while-revalidate=300';

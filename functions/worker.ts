@@ -17,7 +17,8 @@ const ALLOW = 'GET, HEAD, OPTIONS';
 
 async function route(request: Request, env: Env, context: ExecutionContext): Promise<Response> {
   const { pathname } = new URL(request.url);
-  if ((MCP_PATHS as readonly string[]).includes(pathname)) return guarded(pathname, () => handleMcp(request, env, createContext(request, env, context)));
+  if ((MCP_PATHS as readonly string[]).includes(pathname))
+    return guarded(pathname, () => handleMcp(request, env, createContext(request, env, context)));
   if (request.method === 'OPTIONS' && PREFLIGHT_PATHS.has(pathname)) return preflightResponse();
   const handler = findRoute(pathname);
   if (handler === undefined) return handle(request, env, context);

@@ -19,7 +19,11 @@ const PR_OPEN = process.env.DRAFTS_PR_OPEN === 'true';
 const PATHS = ['content/events', 'content/watch/state.json'];
 
 const git = (...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=departures-board watch', '-c', 'user.email=watch@users.noreply.github.com', ...args], { encoding: 'utf8' }).trim();
+  execFileSync(
+    'git',
+    ['-c', 'user.name=departures-board watch', '-c', 'user.email=watch@users.noreply.github.com', ...args],
+    { encoding: 'utf8' },
+  ).trim();
 
 const remoteBranchExists = (): boolean => git('ls-remote', '--heads', REMOTE, BRANCH) !== '';
 
@@ -42,7 +46,17 @@ function publish(): void {
     console.log('pushed=false');
     return;
   }
-  git('commit', '--quiet', '-m', 'Drafts from watched accounts', '-m', staged.split('\n').map((file) => `- ${file}`).join('\n'));
+  git(
+    'commit',
+    '--quiet',
+    '-m',
+    'Drafts from watched accounts',
+    '-m',
+    staged
+      .split('\n')
+      .map((file) => `- ${file}`)
+      .join('\n'),
+  );
   if (PR_OPEN) {
     // A reviewer may have pushed since `prepare`: put the new commit on top of theirs, never over it.
     git('pull', '--quiet', '--rebase', REMOTE, BRANCH);

@@ -35,27 +35,61 @@ interface Question {
 }
 
 const QUESTIONS: Question[] = [
-  { field: 'provider', flag: 'provider', question: `Provider (${PROVIDERS.join(', ')})`, required: true, check: checkProvider },
+  {
+    field: 'provider',
+    flag: 'provider',
+    question: `Provider (${PROVIDERS.join(', ')})`,
+    required: true,
+    check: checkProvider,
+  },
   { field: 'kind', flag: 'kind', question: `Kind (${EVENT_KINDS.join(', ')})`, required: true, check: checkKind },
   { field: 'sourceUrl', flag: 'url', question: 'Original post URL (https)', required: true, check: checkSourceUrl },
   { field: 'sourceAccount', flag: 'account', question: 'Account that posted', required: true, check: checkAccount },
-  { field: 'summary', flag: 'summary', question: 'Summary (an excerpt, at most 280 characters)', required: true, check: checkSummary },
-  { field: 'announcedAt', flag: 'announced', question: 'Announced at (ISO 8601 with offset, e.g. 2026-11-21T18:30:00+08:00)', required: true, check: checkTimestamp },
-  { field: 'scope', flag: 'scope', question: 'Scope (global or plan:<name>) [global]', required: false, check: checkScope },
-  { field: 'effectiveAt', flag: 'effective', question: 'Effective at, if the post names a later time [none]', required: false, check: checkTimestamp },
+  {
+    field: 'summary',
+    flag: 'summary',
+    question: 'Summary (an excerpt, at most 280 characters)',
+    required: true,
+    check: checkSummary,
+  },
+  {
+    field: 'announcedAt',
+    flag: 'announced',
+    question: 'Announced at (ISO 8601 with offset, e.g. 2026-11-21T18:30:00+08:00)',
+    required: true,
+    check: checkTimestamp,
+  },
+  {
+    field: 'scope',
+    flag: 'scope',
+    question: 'Scope (global or plan:<name>) [global]',
+    required: false,
+    check: checkScope,
+  },
+  {
+    field: 'effectiveAt',
+    flag: 'effective',
+    question: 'Effective at, if the post names a later time [none]',
+    required: false,
+    check: checkTimestamp,
+  },
   {
     field: 'audience',
     flag: 'audience',
     question: 'Audience: who the post addresses, comma-separated (e.g. pro, team) [none]',
     required: false,
-    check: (answer) => (checkAudience(answer).ok ? { ok: true, value: answer } : { ok: false, message: 'each entry must be 1 to 100 characters' }),
+    check: (answer) =>
+      checkAudience(answer).ok
+        ? { ok: true, value: answer }
+        : { ok: false, message: 'each entry must be 1 to 100 characters' },
   },
   { field: 'id', flag: 'id', question: 'Id', required: false, check: checkId },
 ];
 
 function readFlags(): Record<string, string | boolean | undefined> {
   try {
-    return parseArgs({ options: Object.fromEntries(QUESTIONS.map(({ flag }) => [flag, { type: 'string' as const }])) }).values;
+    return parseArgs({ options: Object.fromEntries(QUESTIONS.map(({ flag }) => [flag, { type: 'string' as const }])) })
+      .values;
   } catch (error) {
     console.error(`${(error as Error).message}\nFlags: ${QUESTIONS.map(({ flag }) => `--${flag}`).join(' ')}`);
     process.exit(2);
@@ -92,17 +126,26 @@ if (flagProblems.length > 0) {
 const missingRequired = QUESTIONS.filter(({ field, required }) => required && answers[field] === undefined);
 if (missingRequired.length > 0) {
   // Lines are read through the async iterator, which keeps piped lines that arrive before their question.
-  const terminal = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY === true });
+  const terminal = createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: process.stdin.isTTY === true,
+  });
   // In a terminal, readline takes Ctrl-C itself and reports it here instead of as a signal.
   terminal.on('SIGINT', () => stop('Stopped (Ctrl-C)'));
   const lines = terminal[Symbol.asyncIterator]();
   for (const { field, question, required, check } of QUESTIONS.filter(({ flag }) => flagValue(flag) === undefined)) {
     for (;;) {
-      const hint = field === 'id' ? ` [${idFromPostUrl(answers.sourceUrl ?? '') ?? 'none can be derived from the URL: give one'}]` : '';
+      const hint =
+        field === 'id'
+          ? ` [${idFromPostUrl(answers.sourceUrl ?? '') ?? 'none can be derived from the URL: give one'}]`
+          : '';
       process.stdout.write(`${question}${hint}: `);
       const next = await lines.next();
       if (next.done === true) {
-        const stillMissing = missingRequired.filter((entry) => answers[entry.field] === undefined).map((entry) => `--${entry.flag}`);
+        const stillMissing = missingRequired
+          .filter((entry) => answers[entry.field] === undefined)
+          .map((entry) => `--${entry.flag}`);
         stop(`Input ended (Ctrl-D)${stillMissing.length > 0 ? ` before ${stillMissing.join(', ')} was answered` : ''}`);
       }
       const answer = String(next.value).trim();

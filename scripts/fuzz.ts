@@ -3,8 +3,21 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const vitest = path.resolve(import.meta.dirname, '../node_modules/vitest/vitest.mjs');
-const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'served', 'tests/fuzz.http.test.ts', 'src/core/api/query.fuzz.test.ts', '--project', 'core'], {
-  stdio: 'inherit',
-  env: { FUZZ_RUNS: '5000', ...process.env },
-});
+const run = spawnSync(
+  process.execPath,
+  [
+    vitest,
+    'run',
+    '--project',
+    'served',
+    'tests/fuzz.http.test.ts',
+    'src/core/api/query.fuzz.test.ts',
+    '--project',
+    'core',
+  ],
+  {
+    stdio: 'inherit',
+    env: { FUZZ_RUNS: '5000', ...process.env },
+  },
+);
 process.exit(run.status ?? 1);

@@ -6,9 +6,14 @@ import { eventsDirectory } from '../src/node/events-directory.ts';
 
 const base = process.argv[2] ?? 'origin/main';
 const root = eventsDirectory();
-const diff = execFileSync('git', ['diff', '--name-status', '--no-renames', `${base}...HEAD`, '--', root], { encoding: 'utf8' });
+const diff = execFileSync('git', ['diff', '--name-status', '--no-renames', `${base}...HEAD`, '--', root], {
+  encoding: 'utf8',
+});
 const STATUS: Record<string, string> = { A: 'added', M: 'changed', D: 'removed' };
-const cell = (text: unknown) => String(text ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const cell = (text: unknown) =>
+  String(text ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, ' ');
 
 const rows: string[] = [];
 for (const line of diff.split('\n').filter(Boolean)) {
@@ -30,4 +35,12 @@ for (const line of diff.split('\n').filter(Boolean)) {
   );
 }
 console.log('### Events in this pull request\n');
-console.log(rows.length === 0 ? 'No event files are added, changed or removed.' : ['| change | id | provider | kind | announced | verified | original post |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n'));
+console.log(
+  rows.length === 0
+    ? 'No event files are added, changed or removed.'
+    : [
+        '| change | id | provider | kind | announced | verified | original post |',
+        '| --- | --- | --- | --- | --- | --- | --- |',
+        ...rows,
+      ].join('\n'),
+);

@@ -12,12 +12,19 @@ const host = process.env.HOST ?? 'localhost';
 
 // Before the build (a minute of work): a port already taken would only fail at the very end.
 if (!(await portIsFree(port, host))) {
-  console.error(`PORT ${port} is already in use on ${host}: stop what is listening there, or choose another, e.g. PORT=${port + 1} npm start`);
+  console.error(
+    `PORT ${port} is already in use on ${host}: stop what is listening there, or choose another, e.g. PORT=${port + 1} npm start`,
+  );
   process.exit(1);
 }
 
 await buildSite({ siteUrl: siteUrl(), stdio: 'inherit', ...(outDir ? { outDir } : {}) });
-const server = serveBuild({ port, host, stdio: 'inherit', ...(outDir ? { workerConfig: path.join(outDir, 'server/wrangler.json') } : {}) });
+const server = serveBuild({
+  port,
+  host,
+  stdio: 'inherit',
+  ...(outDir ? { workerConfig: path.join(outDir, 'server/wrangler.json') } : {}),
+});
 
 // The server runs in a process group of its own (so that it can be stopped whole, workerd included), which
 // also means the terminal's signals do not reach it: Ctrl-C (SIGINT), SIGTERM and closing the terminal

@@ -10,4 +10,6 @@ if (report.lines.length > 0) {
   process.exit(1);
 }
 const drafts = report.events.filter((event) => !event.verified).length;
-console.log(`${root}: ${report.events.length} valid event files (${report.events.length - drafts} published, ${drafts} drafts).`);
+console.log(
+  `${root}: ${report.events.length} valid event files (${report.events.length - drafts} published, ${drafts} drafts).`,
+);

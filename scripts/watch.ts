@@ -40,5 +40,7 @@ if (report.watchedSources === 0) {
 for (const file of report.drafts) console.log(`draft: ${file}`);
 for (const line of report.skipped) console.log(`skipped: ${line}`);
 for (const line of report.failures) console.error(`failed: ${line}`);
-console.log(`${report.drafts.length} new draft(s), ${report.skipped.length} skipped post(s), ${report.failures.length} failed source(s) of ${report.watchedSources} watched.`);
+console.log(
+  `${report.drafts.length} new draft(s), ${report.skipped.length} skipped post(s), ${report.failures.length} failed source(s) of ${report.watchedSources} watched.`,
+);
 process.exit(report.failures.length > 0 ? 1 : 0);

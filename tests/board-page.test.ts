@@ -8,16 +8,19 @@ import { checkEventTree } from '../src/node/check-event-tree.ts';
 const baseUrl = inject('baseUrl');
 
 describe('the production build served in workerd', async () => {
-  it.each(['provider_a', 'provider_b', 'provider_c'])('serves the %s badge as SVG and as a shields endpoint, with the status word', async (provider) => {
-    const expected = deriveBoard(published, new Date()).providers.find((row) => row.provider === provider)!;
-    const svg = await fetch(`${baseUrl}/badge/${provider}.svg`);
-    expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
-    expect(svg.headers.get('cache-control')).toBe('public, s-maxage=60, stale-while-revalidate=300');
-    expect(await svg.text()).toContain(`>${STATUS_LABELS.en[expected.status].toLowerCase()}</text>`);
-    const json = await (await fetch(`${baseUrl}/badge/${provider}.json`)).json();
-    expect(json).toMatchObject({ schemaVersion: 1, message: STATUS_LABELS.en[expected.status].toLowerCase() });
-    expect((await fetch(`${baseUrl}/badge/${provider}.png`)).status).toBe(404);
-  });
+  it.each(['provider_a', 'provider_b', 'provider_c'])(
+    'serves the %s badge as SVG and as a shields endpoint, with the status word',
+    async (provider) => {
+      const expected = deriveBoard(published, new Date()).providers.find((row) => row.provider === provider)!;
+      const svg = await fetch(`${baseUrl}/badge/${provider}.svg`);
+      expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+      expect(svg.headers.get('cache-control')).toBe('public, s-maxage=60, stale-while-revalidate=300');
+      expect(await svg.text()).toContain(`>${STATUS_LABELS.en[expected.status].toLowerCase()}</text>`);
+      const json = await (await fetch(`${baseUrl}/badge/${provider}.json`)).json();
+      expect(json).toMatchObject({ schemaVersion: 1, message: STATUS_LABELS.en[expected.status].toLowerCase() });
+      expect((await fetch(`${baseUrl}/badge/${provider}.png`)).status).toBe(404);
+    },
+  );
 
   const { events } = await checkEventTree('content/events');
   const published = events.filter((event) => event.verified).sort(compareNewestFirst);
@@ -30,7 +33,11 @@ describe('the production build served in workerd', async () => {
       expect(response.status).toBe(200);
       const { events } = PublishedEventsSchema.parse(await response.json());
       expect(events).toHaveLength(file.events);
-      expect(events.every((event) => event.provider === file.provider && new Date(event.announcedAt).getUTCFullYear() === file.year)).toBe(true);
+      expect(
+        events.every(
+          (event) => event.provider === file.provider && new Date(event.announcedAt).getUTCFullYear() === file.year,
+        ),
+      ).toBe(true);
       fromFiles.push(...events);
     }
     expect(fromFiles.sort(compareNewestFirst)).toEqual(published);

@@ -9,21 +9,26 @@ const parse = (text: string) => new ICAL.Component(ICAL.parse(text));
 
 describe('GET /api/ics', () => {
   it('builds the caller’s calendar with the spec’s headers, stored nowhere', async () => {
-    const response = await get('/api/ics?provider=provider_c&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00-05:00&tz=Asia/Shanghai&locale=zh');
+    const response = await get(
+      '/api/ics?provider=provider_c&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00-05:00&tz=Asia/Shanghai&locale=zh',
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(response.headers.get('content-disposition')).toBe('attachment; filename=departures-board-provider_c-windows.ics');
+    expect(response.headers.get('content-disposition')).toBe(
+      'attachment; filename=departures-board-provider_c-windows.ics',
+    );
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     const text = await response.text();
     const events = parse(text).getAllSubcomponents('vevent');
-    expect(events.map((event) => (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString())).toEqual([
-      '2026-11-21T10:30:00.000Z',
-      '2026-11-23T14:00:00.000Z',
-    ]);
+    expect(
+      events.map((event) => (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()),
+    ).toEqual(['2026-11-21T10:30:00.000Z', '2026-11-23T14:00:00.000Z']);
     expect(events[0]!.getFirstPropertyValue('summary')).toBe('供应商 C 5 小时窗口重置');
     expect(events[0]!.getFirstPropertyValue('url')).toBe(`${baseUrl}/tracker`);
-    expect(events[0]!.getFirstPropertyValue('uid')).toBe(`departures-board-provider_c-5h-${Date.parse('2026-11-21T10:30:00Z')}@127.0.0.1`);
+    expect(events[0]!.getFirstPropertyValue('uid')).toBe(
+      `departures-board-provider_c-5h-${Date.parse('2026-11-21T10:30:00Z')}@127.0.0.1`,
+    );
   });
 
   it.each([
@@ -35,7 +40,10 @@ describe('GET /api/ics', () => {
     ['an impossible date', 'provider=provider_a&resetAt=2026-02-30T18:30:00Z'],
     ['an impossible hour', 'provider=provider_a&resetAt=2026-11-21T25:30:00Z'],
     ['garbage', 'provider=provider_a&resetAt=soon'],
-    ['a tz that injects a line break and a property', 'provider=provider_a&resetAt=2026-11-21T18:30:00Z&tz=Europe/Berlin%0D%0ADTSTART:19700101T000000Z'],
+    [
+      'a tz that injects a line break and a property',
+      'provider=provider_a&resetAt=2026-11-21T18:30:00Z&tz=Europe/Berlin%0D%0ADTSTART:19700101T000000Z',
+    ],
     ['a tz with a semicolon', 'provider=provider_a&resetAt=2026-11-21T18:30:00Z&tz=UTC;X-EVIL=1'],
     ['a tz over 64 characters', `provider=provider_a&resetAt=2026-11-21T18:30:00Z&tz=${'A'.repeat(65)}`],
     ['an unknown locale', 'provider=provider_a&resetAt=2026-11-21T18:30:00Z&locale=fr'],
@@ -59,7 +67,9 @@ describe('GET /calendar.ics', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('public, s-maxage=300, stale-while-revalidate=600');
-    const uids = parse(await response.text()).getAllSubcomponents('vevent').map((event) => String(event.getFirstPropertyValue('uid')));
+    const uids = parse(await response.text())
+      .getAllSubcomponents('vevent')
+      .map((event) => String(event.getFirstPropertyValue('uid')));
     for (const event of dataset.events) expect(uids).toContain(`departures-board-event-${event.id}@127.0.0.1`);
     expect(uids.filter((uid) => uid.includes('-estimate-')).length).toBeGreaterThan(0);
   });
@@ -69,7 +79,11 @@ describe('GET /calendar.ics', () => {
     expect(response.status).toBe(200);
     const calendar = parse(await response.text());
     expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('Departures Board: Provider A');
-    expect(calendar.getAllSubcomponents('vevent').every((event) => /provider_a|estimate-provider_a/.test(String(event.getFirstPropertyValue('url'))))).toBe(true);
+    expect(
+      calendar
+        .getAllSubcomponents('vevent')
+        .every((event) => /provider_a|estimate-provider_a/.test(String(event.getFirstPropertyValue('url')))),
+    ).toBe(true);
     expect((await get('/calendar.ics?provider=everyone')).status).toBe(400);
   });
 });

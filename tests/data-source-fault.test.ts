@@ -49,20 +49,26 @@ async function expectInternalError(requestPath: string) {
 describe('when the data source is unavailable', () => {
   it.each(NEEDS_DATA)('a missing data set makes %s a 500 internal_error, JSON, no stack trace', expectInternalError);
 
-  it.each(['/', '/zh', '/provider_b'])('a missing data set makes the page %s the friendly "unavailable" page (503)', async (requestPath) => {
-    const response = await fetch(`${server.baseUrl}${requestPath}`);
-    expect(response.status).toBe(503);
-    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(response.headers.get('retry-after')).toBe('60');
-    const html = await response.text();
-    expect(html).toContain('temporarily unavailable');
-    expect(html).not.toMatch(/DataSourceUnavailable|at .*\.mjs/);
-  });
+  it.each(['/', '/zh', '/provider_b'])(
+    'a missing data set makes the page %s the friendly "unavailable" page (503)',
+    async (requestPath) => {
+      const response = await fetch(`${server.baseUrl}${requestPath}`);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(response.headers.get('retry-after')).toBe('60');
+      const html = await response.text();
+      expect(html).toContain('temporarily unavailable');
+      expect(html).not.toMatch(/DataSourceUnavailable|at .*\.mjs/);
+    },
+  );
 
   it('a corrupt data set does too', async () => {
     await writeFile(dataFile(), '{"builtAt": "yesterday", "events": [');
     for (const requestPath of NEEDS_DATA) await expectInternalError(requestPath);
-    await writeFile(dataFile(), JSON.stringify({ builtAt: '2026-01-01T00:00:00.000Z', providers: { provider_a: { summary: {}, recent: [] } } }));
+    await writeFile(
+      dataFile(),
+      JSON.stringify({ builtAt: '2026-01-01T00:00:00.000Z', providers: { provider_a: { summary: {}, recent: [] } } }),
+    );
     await expectInternalError('/api/status');
   });
 
@@ -75,7 +81,10 @@ describe('when the data source is unavailable', () => {
     await cp(savedData(), dataFile());
     // Back means served again: the local runtime notices a new file within a second or two.
     // The poll's limit is a hang guard, generous for a busy machine.
-    await expect.poll(async () => (await fetch(`${server.baseUrl}/data/board.json`)).status, { timeout: 60_000, interval: 250 }).toBe(200);
-    for (const requestPath of [...NEEDS_DATA, '/', '/provider_b']) expect((await fetch(`${server.baseUrl}${requestPath}`)).status, requestPath).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${server.baseUrl}/data/board.json`)).status, { timeout: 60_000, interval: 250 })
+      .toBe(200);
+    for (const requestPath of [...NEEDS_DATA, '/', '/provider_b'])
+      expect((await fetch(`${server.baseUrl}${requestPath}`)).status, requestPath).toBe(200);
   }, 120_000);
 });

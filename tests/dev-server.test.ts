@@ -77,7 +77,11 @@ describe('npm run dev', () => {
       if (response.status !== 200) failures.push(`${endpoint} answered ${response.status}`);
     }
     expect(failures).toEqual([]);
-    const mcp = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const mcp = await fetch(`${baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     expect(mcp.status).toBe(200);
   }, 180_000);
 
@@ -91,7 +95,16 @@ describe('npm run dev', () => {
     const edited = `${JSON.stringify({ ...event, summary: marker, announcedAt: new Date(Date.now() - 60_000).toISOString(), verified: true }, null, 2)}\n`;
     await writeFile(eventPath, edited);
 
-    const shown = ['/', '/provider_a', '/api/timeline', '/api/status', '/feed.xml', '/feed.json', '/api/timeline.csv', '/index.md'];
+    const shown = [
+      '/',
+      '/provider_a',
+      '/api/timeline',
+      '/api/status',
+      '/feed.xml',
+      '/feed.json',
+      '/api/timeline.csv',
+      '/index.md',
+    ];
     const missing = new Set(shown);
     // The dev server notices the change on its own; poll until it has (a hang guard, not a timing check).
     // In a fresh clone the first edit, seconds after the dev server started, was sometimes never picked up

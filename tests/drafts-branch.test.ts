@@ -15,7 +15,11 @@ async function repositories() {
   const root = await mkdtemp(path.join(tmpdir(), 'departures-board-drafts-'));
   const origin = path.join(root, 'origin.git');
   const git = (cwd: string, ...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.example', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' }).trim();
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@t.example', '-c', 'init.defaultBranch=main', ...args],
+      { cwd, encoding: 'utf8' },
+    ).trim();
   git(root, 'init', '--quiet', '--bare', origin);
   const seed = path.join(root, 'seed');
   git(root, 'clone', '--quiet', origin, seed);
@@ -34,7 +38,11 @@ async function repositories() {
     return folder;
   };
   const run = (cwd: string, command: 'prepare' | 'publish', prOpen: boolean) =>
-    execFileSync(process.execPath, [SCRIPT, command], { cwd, encoding: 'utf8', env: { ...process.env, DRAFTS_PR_OPEN: String(prOpen) } });
+    execFileSync(process.execPath, [SCRIPT, command], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, DRAFTS_PR_OPEN: String(prOpen) },
+    });
   const remoteFiles = (ref: string) => git(origin, 'ls-tree', '-r', '--name-only', ref).split('\n');
   return { origin, git, clone, run, remoteFiles };
 }
@@ -56,7 +64,10 @@ describe('the watch workflow adds drafts on top of the open drafts pull request'
     expect(git(workflow, 'rev-parse', 'HEAD')).toBe(reviewed);
     // The watcher writes a new draft; meanwhile the reviewer pushes once more.
     await writeFile(path.join(workflow, 'content/events/provider_a/second.json'), '{"id":"second"}\n');
-    await writeFile(path.join(reviewer, 'content/events/provider_a/first.json'), '{"id":"first","verified":true,"kind":"reset"}\n');
+    await writeFile(
+      path.join(reviewer, 'content/events/provider_a/first.json'),
+      '{"id":"first","verified":true,"kind":"reset"}\n',
+    );
     git(reviewer, 'commit', '--quiet', '-am', 'Reviewer fixed the kind');
     git(reviewer, 'push', '--quiet', 'origin', 'watch/drafts');
     const reviewedAgain = git(origin, 'rev-parse', 'watch/drafts');
@@ -66,8 +77,11 @@ describe('the watch workflow adds drafts on top of the open drafts pull request'
     const tip = git(origin, 'rev-parse', 'watch/drafts');
     expect(output).toContain(`sha=${tip}`);
     // Both reviewer commits are ancestors of the new tip, and the tip holds every file.
-    for (const commit of [reviewed, reviewedAgain]) expect(() => git(origin, 'merge-base', '--is-ancestor', commit, tip)).not.toThrow();
-    expect(remoteFiles('watch/drafts')).toEqual(expect.arrayContaining(['content/events/provider_a/first.json', 'content/events/provider_a/second.json']));
+    for (const commit of [reviewed, reviewedAgain])
+      expect(() => git(origin, 'merge-base', '--is-ancestor', commit, tip)).not.toThrow();
+    expect(remoteFiles('watch/drafts')).toEqual(
+      expect.arrayContaining(['content/events/provider_a/first.json', 'content/events/provider_a/second.json']),
+    );
     expect(git(origin, 'show', 'watch/drafts:content/events/provider_a/first.json')).toContain('"kind":"reset"');
   });
 
@@ -89,8 +103,14 @@ describe('the watch workflow adds drafts on top of the open drafts pull request'
     await writeFile(path.join(workflow, 'content/events/provider_a/new.json'), '{}\n');
     await writeFile(path.join(workflow, 'content/watch/state.json'), '{"seen":{"provider_a":["new"]}}\n');
     expect(run(workflow, 'publish', false)).toMatch(/^pushed=true$/m);
-    expect(remoteFiles('watch/drafts').sort()).toEqual(['content/events/provider_a/new.json', 'content/events/provider_a/old.json', 'content/watch/state.json']);
+    expect(remoteFiles('watch/drafts').sort()).toEqual([
+      'content/events/provider_a/new.json',
+      'content/events/provider_a/old.json',
+      'content/watch/state.json',
+    ]);
     expect(git(origin, 'rev-parse', 'watch/drafts~1')).toBe(git(origin, 'rev-parse', 'main'));
-    expect(JSON.parse(await readFile(path.join(workflow, 'content/watch/state.json'), 'utf8'))).toEqual({ seen: { provider_a: ['new'] } });
+    expect(JSON.parse(await readFile(path.join(workflow, 'content/watch/state.json'), 'utf8'))).toEqual({
+      seen: { provider_a: ['new'] },
+    });
   });
 });

@@ -13,16 +13,27 @@ async function copyOfEvents() {
   return root;
 }
 const run = (script: string, args: string[], eventsDir: string) =>
-  spawnSync(process.execPath, [script, ...args], { env: { ...process.env, EVENTS_DIR: eventsDir }, encoding: 'utf8', input: '' });
+  spawnSync(process.execPath, [script, ...args], {
+    env: { ...process.env, EVENTS_DIR: eventsDir },
+    encoding: 'utf8',
+    input: '',
+  });
 
 const ADD = [
-  '--provider', 'provider_b',
-  '--kind', 'reset',
-  '--url', 'https://social.provider-b.example/@providerb/113599999999999999',
-  '--account', '@providerb',
-  '--summary', 'All usage limits have been reset, again.',
-  '--announced', '2026-11-20T09:30:00-05:00',
-  '--scope', 'plan:team',
+  '--provider',
+  'provider_b',
+  '--kind',
+  'reset',
+  '--url',
+  'https://social.provider-b.example/@providerb/113599999999999999',
+  '--account',
+  '@providerb',
+  '--summary',
+  'All usage limits have been reset, again.',
+  '--announced',
+  '2026-11-20T09:30:00-05:00',
+  '--scope',
+  'plan:team',
 ];
 
 describe('npm run event:add', () => {
@@ -32,7 +43,13 @@ describe('npm run event:add', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const written = JSON.parse(await readFile(path.join(root, 'provider_b/113599999999999999.json'), 'utf8'));
-    expect(written).toMatchObject({ id: '113599999999999999', announcedAt: '2026-11-20T14:30:00.000Z', scope: 'plan:team', sourceAccount: 'providerb', verified: false });
+    expect(written).toMatchObject({
+      id: '113599999999999999',
+      announcedAt: '2026-11-20T14:30:00.000Z',
+      scope: 'plan:team',
+      sourceAccount: 'providerb',
+      verified: false,
+    });
     expect((await checkEventTree(root)).problems).toEqual([]);
   });
 
@@ -40,7 +57,11 @@ describe('npm run event:add', () => {
     const root = await copyOfEvents();
     expect(run('scripts/event-add.ts', ADD, root).status).toBe(0);
     const before = await readFile(path.join(root, 'provider_b/113599999999999999.json'), 'utf8');
-    const again = run('scripts/event-add.ts', [...ADD.slice(0, -4), '--summary', 'changed', '--announced', '2026-11-20T09:30:00Z'], root);
+    const again = run(
+      'scripts/event-add.ts',
+      [...ADD.slice(0, -4), '--summary', 'changed', '--announced', '2026-11-20T09:30:00Z'],
+      root,
+    );
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/already exists; nothing was overwritten/);
     expect(await readFile(path.join(root, 'provider_b/113599999999999999.json'), 'utf8')).toBe(before);
@@ -48,13 +69,32 @@ describe('npm run event:add', () => {
 
   it('names each bad or missing field and writes nothing', async () => {
     const root = await copyOfEvents();
-    const bad = run('scripts/event-add.ts', ['--provider', 'provider_b', '--kind', 'restart', '--url', 'http://x.example/1', '--account', 'a', '--summary', 's', '--announced', '2026-11-20T09:30:00Z'], root);
+    const bad = run(
+      'scripts/event-add.ts',
+      [
+        '--provider',
+        'provider_b',
+        '--kind',
+        'restart',
+        '--url',
+        'http://x.example/1',
+        '--account',
+        'a',
+        '--summary',
+        's',
+        '--announced',
+        '2026-11-20T09:30:00Z',
+      ],
+      root,
+    );
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/kind:/);
     expect(bad.stderr).toMatch(/sourceUrl:/);
     const missing = run('scripts/event-add.ts', ['--provider', 'provider_b'], root);
     expect(missing.status).toBe(130);
-    expect(missing.stderr).toMatch(/before --kind, --url, --account, --summary, --announced was answered: nothing was written/);
+    expect(missing.stderr).toMatch(
+      /before --kind, --url, --account, --summary, --announced was answered: nothing was written/,
+    );
     const impossible = run('scripts/event-add.ts', [...ADD.slice(0, -4), '--announced', '2026-02-30T09:30:00Z'], root);
     expect(impossible.status).toBe(1);
     expect(impossible.stderr).toMatch(/announcedAt: is not a date: February 2026 has 28 days/);
@@ -65,7 +105,11 @@ describe('npm run event:add', () => {
 describe('npm run event:add, answering questions', () => {
   // The real command, its answers piped to it one line each, as a person would type them.
   const ask = (answers: string[], root: string) =>
-    spawnSync(process.execPath, ['scripts/event-add.ts'], { env: { ...process.env, EVENTS_DIR: root }, encoding: 'utf8', input: answers.map((line) => `${line}\n`).join('') });
+    spawnSync(process.execPath, ['scripts/event-add.ts'], {
+      env: { ...process.env, EVENTS_DIR: root },
+      encoding: 'utf8',
+      input: answers.map((line) => `${line}\n`).join(''),
+    });
   const noStackTrace = (stderr: string) => expect(stderr).not.toMatch(/^\s+at /m);
 
   it('checks each answer when it is given, asks again, asks for the audience, and writes the draft', async () => {
@@ -73,13 +117,20 @@ describe('npm run event:add, answering questions', () => {
     const tooLong = 'x'.repeat(281);
     const result = ask(
       [
-        'provider_x', 'provider_b', // not a provider, then one
-        'restart', 'reset', // not a kind, then one
-        'http://social.provider-b.example/@providerb/1', 'https://social.provider-b.example/@providerb/113500000000000042',
+        'provider_x',
+        'provider_b', // not a provider, then one
+        'restart',
+        'reset', // not a kind, then one
+        'http://social.provider-b.example/@providerb/1',
+        'https://social.provider-b.example/@providerb/113500000000000042',
         '@providerb',
-        tooLong, 'All usage limits have been reset.',
-        '2026-02-30T09:30:00-05:00', 'yesterday', '2026-11-20T09:30:00-05:00', // an impossible date, no date, a date
-        'plan:Team', 'plan:team',
+        tooLong,
+        'All usage limits have been reset.',
+        '2026-02-30T09:30:00-05:00',
+        'yesterday',
+        '2026-11-20T09:30:00-05:00', // an impossible date, no date, a date
+        'plan:Team',
+        'plan:team',
         '', // no effective time
         'pro, team', // audience
         '', // the derived id
@@ -122,7 +173,9 @@ describe('npm run event:add, answering questions', () => {
     const result = ask(['provider_b', 'reset'], root);
     expect(result.status).toBe(130);
     noStackTrace(result.stderr);
-    expect(result.stderr.trim()).toBe('Input ended (Ctrl-D) before --url, --account, --summary, --announced was answered: nothing was written.');
+    expect(result.stderr.trim()).toBe(
+      'Input ended (Ctrl-D) before --url, --account, --summary, --announced was answered: nothing was written.',
+    );
     expect((await checkEventTree(root)).events.length).toBe(before);
   });
 

@@ -22,11 +22,18 @@ interface Probe {
 
 async function check({ path, init, allowed }: Probe): Promise<void> {
   // A hang guard only (a request that never answers would otherwise hold the test until its timeout).
-  const response = await fetch(`${baseUrl}${path}`, { redirect: 'manual', ...init, signal: AbortSignal.timeout(30_000) });
+  const response = await fetch(`${baseUrl}${path}`, {
+    redirect: 'manual',
+    ...init,
+    signal: AbortSignal.timeout(30_000),
+  });
   const body = await response.text();
-  expect(allowed, `${init?.method ?? 'GET'} ${path.slice(0, 200)} answered ${response.status}`).toContain(response.status);
+  expect(allowed, `${init?.method ?? 'GET'} ${path.slice(0, 200)} answered ${response.status}`).toContain(
+    response.status,
+  );
   expect(response.headers.get('access-control-allow-origin')).toBe('*');
-  if (response.status === 400 && !path.startsWith('/mcp')) expect(ErrorBodySchema.safeParse(JSON.parse(body)).success, body).toBe(true);
+  if (response.status === 400 && !path.startsWith('/mcp'))
+    expect(ErrorBodySchema.safeParse(JSON.parse(body)).success, body).toBe(true);
 }
 
 /** Runs `count` probes drawn from `arbitrary`, a few at a time. */
@@ -59,7 +66,12 @@ const TIMEOUT_MS = Math.max(180_000, RUNS * 200);
 
 describe(`HTTP fuzzing (${RUNS} requests per endpoint)`, { timeout: TIMEOUT_MS }, () => {
   it.each(QUERY_ENDPOINTS)('%s with hostile query strings', async (path, allowed) => {
-    expect(await fuzz(hostileQuery.map((query) => ({ path: `${path}?${query}`, allowed })), RUNS)).toBe(RUNS);
+    expect(
+      await fuzz(
+        hostileQuery.map((query) => ({ path: `${path}?${query}`, allowed })),
+        RUNS,
+      ),
+    ).toBe(RUNS);
   });
 
   it.each([
@@ -70,7 +82,8 @@ describe(`HTTP fuzzing (${RUNS} requests per endpoint)`, { timeout: TIMEOUT_MS }
   ])('%s<segment> with hostile provider names', async (prefix, allowed) => {
     // A segment that leaves a trailing slash once the URL is normalized ('', '.') is redirected away on the
     // site's pages (trailingSlash: never); the API answers it like any unknown name.
-    const endsInSlash = (path: string) => new URL(path, baseUrl).pathname.endsWith('/') && new URL(path, baseUrl).pathname !== '/';
+    const endsInSlash = (path: string) =>
+      new URL(path, baseUrl).pathname.endsWith('/') && new URL(path, baseUrl).pathname !== '/';
     const probes = hostileSegment.map((segment) => {
       const path = `${prefix}${segment}`;
       return { path, allowed: endsInSlash(path) && prefix === '/zh/' ? [301, 308] : allowed };
@@ -79,17 +92,32 @@ describe(`HTTP fuzzing (${RUNS} requests per endpoint)`, { timeout: TIMEOUT_MS }
   });
 
   it('POST /mcp with hostile bodies and content types', async () => {
-    const probe = fc.tuple(hostileMcpBody, fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded'), fc.boolean()).map(
-      ([body, contentType, sse]): Probe => ({
-        path: '/mcp',
-        init: {
-          method: 'POST',
-          body,
-          headers: { 'Content-Type': contentType, 'CF-Connecting-IP': uniqueClientIp(), ...(sse ? { Accept: 'application/json, text/event-stream' } : {}) },
-        },
-        allowed: [200, 202, 400, 413, 415],
-      }),
-    );
+    const probe = fc
+      .tuple(
+        hostileMcpBody,
+        fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+        ),
+        fc.boolean(),
+      )
+      .map(
+        ([body, contentType, sse]): Probe => ({
+          path: '/mcp',
+          init: {
+            method: 'POST',
+            body,
+            headers: {
+              'Content-Type': contentType,
+              'CF-Connecting-IP': uniqueClientIp(),
+              ...(sse ? { Accept: 'application/json, text/event-stream' } : {}),
+            },
+          },
+          allowed: [200, 202, 400, 413, 415],
+        }),
+      );
     expect(await fuzz(probe, RUNS)).toBe(RUNS);
   });
 

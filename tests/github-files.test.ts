@@ -39,9 +39,12 @@ describe('GitHub workflows', () => {
     expect(Object.keys(workflows).sort()).toEqual(['ci.yml', 'deploy.yml', 'watch.yml']);
   });
 
-  it.each(Object.keys(workflows))('%s is a valid workflow for GitHub (checked by action-validator against the workflow schema)', (file) => {
-    expect(validateWorkflow(readFileSync(`${WORKFLOW_DIR}/${file}`, 'utf8')).errors).toEqual([]);
-  });
+  it.each(Object.keys(workflows))(
+    '%s is a valid workflow for GitHub (checked by action-validator against the workflow schema)',
+    (file) => {
+      expect(validateWorkflow(readFileSync(`${WORKFLOW_DIR}/${file}`, 'utf8')).errors).toEqual([]);
+    },
+  );
 
   it.each(Object.keys(workflows))('%s sets up the Node version the project pins (.nvmrc) and caches npm', (file) => {
     const setups = steps(workflows[file]!).filter((step) => step.uses?.startsWith('actions/setup-node@'));
@@ -68,7 +71,9 @@ describe('GitHub workflows', () => {
   it('pull requests run the tests, build, and summarise the events they touch', () => {
     const ci = workflows['ci.yml']!;
     expect(Object.keys(ci.on)).toContain('pull_request');
-    const commands = steps(ci).map((step) => step.run ?? '').join('\n');
+    const commands = steps(ci)
+      .map((step) => step.run ?? '')
+      .join('\n');
     expect(commands).toMatch(/\.ci\/run/);
     expect(commands).toMatch(/npm run build/);
     expect(commands).toMatch(/pr-events-summary\.ts.*GITHUB_STEP_SUMMARY/);
@@ -81,7 +86,9 @@ describe('GitHub workflows', () => {
     expect(Object.keys(workflows['ci.yml']!.on)).not.toContain('push');
     const checks = Object.entries(deploy.jobs).find(([, job]) => job.uses === './.github/workflows/ci.yml');
     expect(checks).toBeDefined();
-    const deploying = Object.values(deploy.jobs).filter((job) => (job.steps ?? []).some((step) => /wrangler\.js deploy/.test(step.run ?? '')));
+    const deploying = Object.values(deploy.jobs).filter((job) =>
+      (job.steps ?? []).some((step) => /wrangler\.js deploy/.test(step.run ?? '')),
+    );
     expect(deploying).toHaveLength(1);
     expect([deploying[0]!.needs].flat()).toContain(checks![0]);
   });
@@ -114,18 +121,22 @@ describe('GitHub workflows', () => {
   it('the drafts pull request gets the checks: run in the watch job after the push, reported as a commit status', () => {
     const watchSteps = steps(workflows['watch.yml']!);
     const publish = watchSteps.findIndex((step) => /drafts-branch\.ts publish/.test(step.run ?? ''));
-    const checks = watchSteps.findIndex((step) => /bash \.ci\/run/.test(step.run ?? '') && /npm run build/.test(step.run ?? ''));
+    const checks = watchSteps.findIndex(
+      (step) => /bash \.ci\/run/.test(step.run ?? '') && /npm run build/.test(step.run ?? ''),
+    );
     expect(checks).toBeGreaterThan(publish);
     const report = watchSteps.slice(checks + 1).find((step) => /statuses\/\$SHA/.test(step.run ?? ''));
     expect(report?.if).toMatch(/always\(\)/);
     expect(readFileSync('README.md', 'utf8')).toContain('checks (watch)');
   });
-
 });
 
 describe('the Node version', () => {
   it('is 24 everywhere: .nvmrc, engines and the pinned node package', () => {
-    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      engines: { node: string };
+      devDependencies: Record<string, string>;
+    };
     expect(readFileSync('.nvmrc', 'utf8').trim()).toBe('24');
     expect(pkg.devDependencies['node']).toMatch(/^\^24\./);
     expect(pkg.engines.node).toMatch(/>=\s*2[24]/);
@@ -148,7 +159,16 @@ describe('SITE_URL', () => {
 describe('contributor files', () => {
   it('the issue form parses and asks for every field an event needs', () => {
     const form = parse(readFileSync('.github/ISSUE_TEMPLATE/report-a-reset.yml', 'utf8')) as { body: { id: string }[] };
-    expect(form.body.map((field) => field.id)).toEqual(['provider', 'kind', 'source-url', 'account', 'announced-at', 'effective-at', 'scope', 'summary']);
+    expect(form.body.map((field) => field.id)).toEqual([
+      'provider',
+      'kind',
+      'source-url',
+      'account',
+      'announced-at',
+      'effective-at',
+      'scope',
+      'summary',
+    ]);
   });
 
   it('the pull request template and CONTRIBUTING.md exist', () => {

@@ -9,12 +9,17 @@ const baseUrl = inject('baseUrl');
 const clientIp = uniqueClientIp();
 let client: Client;
 
-const withoutClock = (value: unknown) => JSON.parse(JSON.stringify(value, (key, inner: unknown) => (key === 'updatedAt' || key === 'daysSince' ? undefined : inner)));
+const withoutClock = (value: unknown) =>
+  JSON.parse(
+    JSON.stringify(value, (key, inner: unknown) => (key === 'updatedAt' || key === 'daysSince' ? undefined : inner)),
+  );
 
 beforeAll(async () => {
   client = new Client({ name: 'departures-board-tests', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { 'CF-Connecting-IP': clientIp } } }),
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+      requestInit: { headers: { 'CF-Connecting-IP': clientIp } },
+    }),
   );
 });
 afterAll(async () => client?.close());
@@ -54,24 +59,37 @@ describe('MCP with the SDK’s own client', () => {
 
   it('get_timeline defaults to the 20 newest, each with its permanent page', async () => {
     const { structured } = await call('get_timeline');
-    const http = (await (await fetch(`${baseUrl}/api/timeline?limit=20`)).json()) as { events: { id: string; provider: string }[] };
+    const http = (await (await fetch(`${baseUrl}/api/timeline?limit=20`)).json()) as {
+      events: { id: string; provider: string }[];
+    };
     const events = (structured as { events: Record<string, unknown>[] }).events;
-    expect(events).toEqual(http.events.map((event) => ({ ...event, pageUrl: `${baseUrl}/${event.provider}#event-${event.id}` })));
+    expect(events).toEqual(
+      http.events.map((event) => ({ ...event, pageUrl: `${baseUrl}/${event.provider}#event-${event.id}` })),
+    );
   });
 
   it('get_timeline filters by provider and limit like the HTTP API', async () => {
     const { structured } = await call('get_timeline', { provider: 'provider_c', limit: 3 });
-    const http = (await (await fetch(`${baseUrl}/api/timeline?provider=provider_c&limit=3`)).json()) as { events: unknown[] };
+    const http = (await (await fetch(`${baseUrl}/api/timeline?provider=provider_c&limit=3`)).json()) as {
+      events: unknown[];
+    };
     expect((structured as { provider: string; events: { id: string }[] }).provider).toBe('provider_c');
-    expect(withoutClock((structured as { events: unknown[] }).events).map((event: { pageUrl?: string }) => ({ ...event, pageUrl: undefined }))).toEqual(
-      withoutClock(http.events).map((event: object) => ({ ...event, pageUrl: undefined })),
-    );
+    expect(
+      withoutClock((structured as { events: unknown[] }).events).map((event: { pageUrl?: string }) => ({
+        ...event,
+        pageUrl: undefined,
+      })),
+    ).toEqual(withoutClock(http.events).map((event: object) => ({ ...event, pageUrl: undefined })));
   });
 
   it('get_next_estimate agrees with the board and says it is an estimate', async () => {
     const { structured } = await call('get_next_estimate', { provider: 'provider_b' });
     const estimate = NextEstimateSchema.parse(structured);
-    const http = (await (await fetch(`${baseUrl}/api/status/provider_b`)).json()) as { nextEstimate: string | null; lastReset: unknown; stats: { medianIntervalDays: number | null } };
+    const http = (await (await fetch(`${baseUrl}/api/status/provider_b`)).json()) as {
+      nextEstimate: string | null;
+      lastReset: unknown;
+      stats: { medianIntervalDays: number | null };
+    };
     expect(estimate.nextEstimate).toBe(http.nextEstimate);
     expect(estimate.lastReset).toEqual(http.lastReset);
     expect(estimate.medianIntervalDays).toBe(http.stats.medianIntervalDays);
@@ -105,7 +123,9 @@ describe('MCP with the SDK’s own client', () => {
 
   it('offers the board and the timeline as resources', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((resource) => resource.uri).sort()).toEqual([`${baseUrl}/api/status`, `${baseUrl}/api/timeline`, `${baseUrl}/index.md`].sort());
+    expect(resources.map((resource) => resource.uri).sort()).toEqual(
+      [`${baseUrl}/api/status`, `${baseUrl}/api/timeline`, `${baseUrl}/index.md`].sort(),
+    );
     const board = await client.readResource({ uri: `${baseUrl}/api/status` });
     const first = board.contents[0] as { text: string; mimeType: string };
     expect(first.mimeType).toBe('application/json');
@@ -130,7 +150,11 @@ describe('MCP with the SDK’s own client', () => {
 
 describe('MCP over raw HTTP', () => {
   const post = (body: string, headers: Record<string, string> = {}, path = '/mcp') =>
-    fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': clientIp, ...headers }, body });
+    fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': clientIp, ...headers },
+      body,
+    });
   const listTools = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
 
   it('answers plain JSON without the SSE Accept header, in any order (no initialize first)', async () => {
@@ -161,7 +185,13 @@ describe('MCP over raw HTTP', () => {
     ['a body that is not JSON', 400, -32700, '{"jsonrpc": "2.0", "id": 1,', {}],
     ['a message that is not JSON-RPC', 400, -32700, '{"hello": "world"}', {}],
     ['a wrong Content-Type', 415, -32000, listTools, { 'Content-Type': 'text/plain' }],
-    ['a body over 64 KiB', 413, -32000, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(70_000) } }), {}],
+    [
+      'a body over 64 KiB',
+      413,
+      -32000,
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(70_000) } }),
+      {},
+    ],
   ])('%s is %i with JSON-RPC error %i, never a 500', async (_, status, code, body, headers) => {
     const response = await post(body, headers);
     expect(response.status).toBe(status);
@@ -197,7 +227,10 @@ describe('MCP over raw HTTP', () => {
   });
 
   it('OPTIONS is a preflight that lets any origin send what MCP clients send', async () => {
-    const response = await fetch(`${baseUrl}/api/mcp`, { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST' } });
+    const response = await fetch(`${baseUrl}/api/mcp`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
@@ -205,7 +238,11 @@ describe('MCP over raw HTTP', () => {
   });
 
   it('publishes a server card at /.well-known/mcp.json', async () => {
-    const card = (await (await fetch(`${baseUrl}/.well-known/mcp.json`)).json()) as { name: string; transport: { url: string }; tools: { name: string }[] };
+    const card = (await (await fetch(`${baseUrl}/.well-known/mcp.json`)).json()) as {
+      name: string;
+      transport: { url: string };
+      tools: { name: string }[];
+    };
     expect(card.name).toBe('departures-board');
     expect(card.transport.url).toBe(`${baseUrl}/mcp`);
     expect(card.tools.map((tool) => tool.name)).toEqual(['get_status', 'get_timeline', 'get_next_estimate']);
@@ -222,7 +259,11 @@ describe('MCP rate limit', () => {
   async function burst(): Promise<{ statuses: number[]; limited: Response; sameWindow: boolean }> {
     const ip = uniqueClientIp();
     const ping = () =>
-      fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      fetch(`${baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
     const started = Date.now();
     const statuses: number[] = [];
     for (let index = 0; index < 60; index += 1) statuses.push((await ping()).status);
@@ -242,7 +283,11 @@ describe('MCP rate limit', () => {
     const body = await limited.json();
     (await loadContract(baseUrl)).expectBodyMatches('/mcp', 429, body, 'post');
     expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
-    const otherClient = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': uniqueClientIp() }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const otherClient = await fetch(`${baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': uniqueClientIp() },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     expect(otherClient.status).toBe(200);
   }, 300_000);
 });

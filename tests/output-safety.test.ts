@@ -41,22 +41,29 @@ afterAll(async () => {
 });
 
 describe('hostile summaries stay text', () => {
-  it.each(['/', '/provider_a', '/provider_b', '/provider_c', '/zh/provider_a'])('in the HTML of %s: nothing runs, the words show', async (route) => {
-    const page = await browser.newPage();
-    const dialogs: string[] = [];
-    page.on('dialog', async (dialog) => {
-      dialogs.push(dialog.message());
-      await dialog.dismiss();
-    });
-    await page.goto(`${server.baseUrl}${route}`);
-    expect(await page.$$eval('script:not([src])', (scripts) => scripts.length)).toBe(0);
-    expect(await page.$$eval('img[onerror], ol.events a[href^="https://evil"]', (elements) => elements.length)).toBe(0);
-    const summaries = await page.$$eval('p.summary', (paragraphs) => paragraphs.map((paragraph) => paragraph.textContent));
-    if (route === '/provider_a') expect(summaries).toContain(SCRIPT);
-    if (route === '/provider_b') expect(summaries).toContain(LINK);
-    expect(dialogs).toEqual([]);
-    await page.close();
-  });
+  it.each(['/', '/provider_a', '/provider_b', '/provider_c', '/zh/provider_a'])(
+    'in the HTML of %s: nothing runs, the words show',
+    async (route) => {
+      const page = await browser.newPage();
+      const dialogs: string[] = [];
+      page.on('dialog', async (dialog) => {
+        dialogs.push(dialog.message());
+        await dialog.dismiss();
+      });
+      await page.goto(`${server.baseUrl}${route}`);
+      expect(await page.$$eval('script:not([src])', (scripts) => scripts.length)).toBe(0);
+      expect(await page.$$eval('img[onerror], ol.events a[href^="https://evil"]', (elements) => elements.length)).toBe(
+        0,
+      );
+      const summaries = await page.$$eval('p.summary', (paragraphs) =>
+        paragraphs.map((paragraph) => paragraph.textContent),
+      );
+      if (route === '/provider_a') expect(summaries).toContain(SCRIPT);
+      if (route === '/provider_b') expect(summaries).toContain(LINK);
+      expect(dialogs).toEqual([]);
+      await page.close();
+    },
+  );
 
   it('in RSS and Atom: escaped markup inside well-formed XML', async () => {
     const parser = new Parser();
@@ -80,7 +87,12 @@ describe('hostile summaries stay text', () => {
     const markdown = await text('/index.md');
     expect(markdown).not.toContain('[click me](https://evil.example)');
     expect(markdown).toContain('\\[click me\\]');
-    expect(markdown.split('\n').filter((line) => line.startsWith('#')).every((line) => !line.includes('heading'))).toBe(true);
+    expect(
+      markdown
+        .split('\n')
+        .filter((line) => line.startsWith('#'))
+        .every((line) => !line.includes('heading')),
+    ).toBe(true);
   });
 
   it('in iCalendar: line breaks cannot add properties', async () => {
@@ -90,11 +102,16 @@ describe('hostile summaries stay text', () => {
     expect(injected.getAllProperties('dtstart')).toHaveLength(1);
     expect(injected.getFirstProperty('x-injected')).toBeNull();
     expect(String(injected.getFirstPropertyValue('description'))).toContain(CRLF.replace(/\r\n/g, '\n'));
-    expect((injected.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()).toBe('2026-11-07T10:00:00.000Z');
+    expect((injected.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()).toBe(
+      '2026-11-07T10:00:00.000Z',
+    );
   });
 
   it('in CSV: a formula is defused, everything else intact', async () => {
-    const rows = Papa.parse<Record<string, string>>(await text('/api/timeline.csv'), { header: true, skipEmptyLines: true }).data;
+    const rows = Papa.parse<Record<string, string>>(await text('/api/timeline.csv'), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
     const byId = Object.fromEntries(rows.map((row) => [row['id'], row['summary']]));
     expect(byId['formula']).toBe(`'${FORMULA}`);
     expect(byId['xss']).toBe(SCRIPT);

@@ -8,21 +8,45 @@ import { describe, expect, it } from 'vitest';
 describe('scripts/pr-events-summary.ts', () => {
   it('lists the events a branch adds, changes and removes', async () => {
     const repo = await mkdtemp(path.join(tmpdir(), 'departures-board-git-'));
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.example', ...args], { cwd: repo, encoding: 'utf8' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.example', ...args], {
+        cwd: repo,
+        encoding: 'utf8',
+      });
     await cp('content/events/provider_b', path.join(repo, 'content/events/provider_b'), { recursive: true });
     git('init', '-q', '-b', 'main');
     git('add', '.');
     git('commit', '-qm', 'base');
     git('checkout', '-qb', 'feature');
-    const event = { id: 'added-1', provider: 'provider_b', kind: 'reset', scope: 'global', announcedAt: '2026-11-20T10:00:00.000Z', effectiveAt: null, sourceUrl: 'https://social.provider-b.example/@providerb/1', sourceAccount: 'providerb', summary: 'Reset | all', audience: [], verified: false };
+    const event = {
+      id: 'added-1',
+      provider: 'provider_b',
+      kind: 'reset',
+      scope: 'global',
+      announcedAt: '2026-11-20T10:00:00.000Z',
+      effectiveAt: null,
+      sourceUrl: 'https://social.provider-b.example/@providerb/1',
+      sourceAccount: 'providerb',
+      summary: 'Reset | all',
+      audience: [],
+      verified: false,
+    };
     await writeFile(path.join(repo, 'content/events/provider_b/added-1.json'), JSON.stringify(event));
-    const [removed] = execFileSync('ls', [path.join(repo, 'content/events/provider_b')], { encoding: 'utf8' }).split('\n');
+    const [removed] = execFileSync('ls', [path.join(repo, 'content/events/provider_b')], { encoding: 'utf8' }).split(
+      '\n',
+    );
     await rm(path.join(repo, 'content/events/provider_b', removed!));
     git('add', '-A');
     git('commit', '-qm', 'change');
-    const run = spawnSync(process.execPath, [path.resolve('scripts/pr-events-summary.ts'), 'main'], { cwd: repo, encoding: 'utf8', env: { ...process.env, EVENTS_DIR: 'content/events' } });
+    const run = spawnSync(process.execPath, [path.resolve('scripts/pr-events-summary.ts'), 'main'], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, EVENTS_DIR: 'content/events' },
+    });
     expect(run.stderr).toBe('');
-    expect(run.stdout).toContain('| added | added-1 | provider_b | reset | 2026-11-20T10:00:00.000Z | draft | https://social.provider-b.example/@providerb/1 |');
+    expect(run.stdout).toContain(
+      '| added | added-1 | provider_b | reset | 2026-11-20T10:00:00.000Z | draft | https://social.provider-b.example/@providerb/1 |',
+    );
     expect(run.stdout).toContain(`| removed | content/events/provider_b/${removed} |`);
   });
 });

@@ -108,40 +108,55 @@ describe('GET /api/timeline.csv', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe(API_CACHE);
-    expect(response.headers.get('content-disposition')).toBe(`inline; filename=departures-board-timeline-${provider}.csv`);
+    expect(response.headers.get('content-disposition')).toBe(
+      `inline; filename=departures-board-timeline-${provider}.csv`,
+    );
     const text = await response.text();
     expect(text.endsWith('\r\n')).toBe(true);
     const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
     expect(parsed.errors).toEqual([]);
     expect(parsed.meta.fields).toEqual([...TIMELINE_CSV_COLUMNS]);
-    const expected = dataset.events.filter((event) => provider === 'all' || event.provider === provider).slice(0, limit);
+    const expected = dataset.events
+      .filter((event) => provider === 'all' || event.provider === provider)
+      .slice(0, limit);
     expect(parsed.data.map((row) => row['id'])).toEqual(expected.map((event) => event.id));
-    expect(parsed.data.map((row) => row['page_url'])).toEqual(expected.map((event) => `${baseUrl}/${event.provider}#event-${event.id}`));
+    expect(parsed.data.map((row) => row['page_url'])).toEqual(
+      expected.map((event) => `${baseUrl}/${event.provider}#event-${event.id}`),
+    );
   });
 });
 
 describe('feeds', () => {
   const parser = new Parser();
 
-  it.each([undefined, 'provider_c'])('GET /feed.xml (provider %s) is RSS 2.0 with the latest announcements', async (provider) => {
-    const response = await get(`/feed.xml${provider ? `?provider=${provider}` : ''}`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
-    expect(response.headers.get('cache-control')).toBe(FEED_CACHE);
-    const xml = await response.text();
-    const feed = await parser.parseString(xml);
-    const expected = dataset.events.filter((event) => !provider || event.provider === provider).slice(0, 100);
-    expect(feed.items.map((item) => item.guid)).toEqual(expected.map((event) => `${baseUrl}/${event.provider}#event-${event.id}`));
-    expect(feed.items.map((item) => item.categories)).toEqual(expected.map((event) => [event.provider, event.kind]));
-    expect(xml).toContain(`<atom:link href="${baseUrl}/feed.xml${provider ? `?provider=${provider}` : ''}" rel="self"`);
-  });
+  it.each([undefined, 'provider_c'])(
+    'GET /feed.xml (provider %s) is RSS 2.0 with the latest announcements',
+    async (provider) => {
+      const response = await get(`/feed.xml${provider ? `?provider=${provider}` : ''}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe(FEED_CACHE);
+      const xml = await response.text();
+      const feed = await parser.parseString(xml);
+      const expected = dataset.events.filter((event) => !provider || event.provider === provider).slice(0, 100);
+      expect(feed.items.map((item) => item.guid)).toEqual(
+        expected.map((event) => `${baseUrl}/${event.provider}#event-${event.id}`),
+      );
+      expect(feed.items.map((item) => item.categories)).toEqual(expected.map((event) => [event.provider, event.kind]));
+      expect(xml).toContain(
+        `<atom:link href="${baseUrl}/feed.xml${provider ? `?provider=${provider}` : ''}" rel="self"`,
+      );
+    },
+  );
 
   it('GET /feed.atom and /feed.json carry the same items', async () => {
     const rss = await parser.parseString(await (await get('/feed.xml')).text());
     const atomResponse = await get('/feed.atom?provider=provider_a');
     expect(atomResponse.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8');
     const atom = await parser.parseString(await atomResponse.text());
-    expect(atom.items.map((item) => item.id)).toEqual(rss.items.filter((item) => item.categories?.[0] === 'provider_a').map((item) => item.guid));
+    expect(atom.items.map((item) => item.id)).toEqual(
+      rss.items.filter((item) => item.categories?.[0] === 'provider_a').map((item) => item.guid),
+    );
     const jsonResponse = await get('/feed.json');
     expect(jsonResponse.headers.get('content-type')).toBe('application/feed+json; charset=utf-8');
     const json = parseJsonFeed(await jsonResponse.text());
@@ -177,7 +192,8 @@ describe('Markdown mirrors', () => {
     const response = await get('/llms.txt');
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     const text = await response.text();
-    for (const path of ['/index.md', '/zh/index.md', '/openapi.json', '/mcp']) expect(text).toContain(`${baseUrl}${path}`);
+    for (const path of ['/index.md', '/zh/index.md', '/openapi.json', '/mcp'])
+      expect(text).toContain(`${baseUrl}${path}`);
   });
 });
 
@@ -208,20 +224,32 @@ describe('errors (spec section 7)', () => {
 });
 
 describe('CORS and methods', () => {
-  it.each(['/api/status', '/api/timeline', '/api/timeline.csv', '/feed.xml', '/api/ics'])('OPTIONS %s is the spec’s preflight', async (path) => {
-    const response = await get(path, { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' } });
-    expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
-    expect(response.headers.get('access-control-max-age')).toBe('86400');
-  });
-
-  it.each(['/', '/openapi.json', '/llms.txt', '/data/board.json', '/data/events/index.json', '/no-such-page', '/api/status/nope', '/feed.json'])(
-    'GET %s carries Access-Control-Allow-Origin: *',
+  it.each(['/api/status', '/api/timeline', '/api/timeline.csv', '/feed.xml', '/api/ics'])(
+    'OPTIONS %s is the spec’s preflight',
     async (path) => {
-      expect((await get(path)).headers.get('access-control-allow-origin')).toBe('*');
+      const response = await get(path, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' },
+      });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
+      expect(response.headers.get('access-control-max-age')).toBe('86400');
     },
   );
+
+  it.each([
+    '/',
+    '/openapi.json',
+    '/llms.txt',
+    '/data/board.json',
+    '/data/events/index.json',
+    '/no-such-page',
+    '/api/status/nope',
+    '/feed.json',
+  ])('GET %s carries Access-Control-Allow-Origin: *', async (path) => {
+    expect((await get(path)).headers.get('access-control-allow-origin')).toBe('*');
+  });
 
   it('refuses other methods on the API with 405 and Allow', async () => {
     const response = await get('/api/status', { method: 'POST' });

@@ -6,7 +6,20 @@ const baseUrl = inject('baseUrl');
 const get = (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, { redirect: 'manual', ...init });
 
 const PAGES = ['/', '/zh', '/provider_a', '/zh/provider_c', '/tracker', '/api', '/about', '/zh/about', '/no-such-page'];
-const API = ['/api/status', '/api/timeline', '/api/timeline?provider=provider_b', '/api/timeline.csv', '/feed.xml', '/feed.json?provider=provider_a', '/index.md', '/openapi.json', '/llms.txt', '/calendar.ics', '/data/board.json', '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00Z'];
+const API = [
+  '/api/status',
+  '/api/timeline',
+  '/api/timeline?provider=provider_b',
+  '/api/timeline.csv',
+  '/feed.xml',
+  '/feed.json?provider=provider_a',
+  '/index.md',
+  '/openapi.json',
+  '/llms.txt',
+  '/calendar.ics',
+  '/data/board.json',
+  '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00Z',
+];
 
 describe('HTML pages', () => {
   it.each(PAGES)('%s carries the page security headers', async (path) => {
@@ -33,7 +46,11 @@ describe('machine-readable responses', () => {
   });
 
   it('MCP sets no cookie either', async () => {
-    const response = await get('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': '2001:db8:5ec::1' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const response = await get('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'cf-connecting-ip': '2001:db8:5ec::1' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     expect(response.headers.get('set-cookie')).toBeNull();
   });
 });

@@ -23,7 +23,7 @@ async function descendantsOf(root: number): Promise<number[]> {
   const queue = [root];
   while (queue.length > 0) {
     const parent = queue.shift()!;
-    for (const [pid, ppid] of parents) if (ppid === parent && !found.includes(pid)) (found.push(pid), queue.push(pid));
+    for (const [pid, ppid] of parents) if (ppid === parent && !found.includes(pid)) found.push(pid), queue.push(pid);
   }
   return found;
 }
@@ -52,7 +52,9 @@ describe('npm start', () => {
         child.on('exit', (code) => resolve({ code, stdout, stderr }));
       });
       expect(result.code).toBe(1);
-      expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^PORT ${port} is already in use on localhost`))]);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^PORT ${port} is already in use on localhost`)),
+      ]);
       // Nothing was built: the build would have written its log to stdout.
       expect(result.stdout).toBe('');
     } finally {
@@ -64,7 +66,10 @@ describe('npm start', () => {
     const port = await freePort();
     const outDir = await mkdtemp(path.join(tmpdir(), 'departures-board-start-'));
     // Its own process group, as a terminal's foreground job: closing the terminal sends SIGHUP to the group.
-    const start = spawn(process.execPath, [START, '--out-dir', outDir], { env: { ...process.env, PORT: String(port), NO_COLOR: '1' }, detached: true });
+    const start = spawn(process.execPath, [START, '--out-dir', outDir], {
+      env: { ...process.env, PORT: String(port), NO_COLOR: '1' },
+      detached: true,
+    });
     let output = '';
     start.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<void>((resolve) => start.on('exit', () => resolve()));
@@ -89,10 +94,12 @@ describe('npm start', () => {
       process.kill(-start.pid!, 'SIGHUP');
       await exited;
       // Give the server's processes time to go (a hang guard: the check below is what counts).
-      for (let attempt = 0; attempt < 100 && processes.some(isAlive); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let attempt = 0; attempt < 100 && processes.some(isAlive); attempt += 1)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       expect(processes.filter(isAlive)).toEqual([]);
     } finally {
-      for (const pid of [start.pid!, ...(await descendantsOf(start.pid!))]) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+      for (const pid of [start.pid!, ...(await descendantsOf(start.pid!))])
+        if (isAlive(pid)) process.kill(pid, 'SIGKILL');
       await rm(outDir, { recursive: true, force: true });
     }
   }, 300_000);

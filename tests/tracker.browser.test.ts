@@ -12,7 +12,9 @@ afterEach(async () => {
 });
 
 const dtstarts = (text: string) =>
-  new ICAL.Component(ICAL.parse(text)).getAllSubcomponents('vevent').map((event) => (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString());
+  new ICAL.Component(ICAL.parse(text))
+    .getAllSubcomponents('vevent')
+    .map((event) => (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString());
 
 describe('the window tracker page in Chromium', () => {
   it('with JavaScript: detects the zone, converts as you type, and downloads a calendar that parses', async () => {
@@ -46,6 +48,8 @@ describe('the window tracker page in Chromium', () => {
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(dtstarts(text)).toEqual(['2026-11-23T14:00:00.000Z']);
-    expect(new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!.getFirstPropertyValue('summary')).toBe('供应商 A 每周窗口重置');
+    expect(new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!.getFirstPropertyValue('summary')).toBe(
+      '供应商 A 每周窗口重置',
+    );
   });
 });

@@ -10,11 +10,20 @@ const badTree = () =>
   writeEventTree({
     'provider_a/good-1.json': JSON.stringify(good),
     'provider_a/bad-json.json': '{ "id": ',
-    'provider_b/bad-fields.json': JSON.stringify({ ...good, id: 'bad-fields', provider: 'provider_b', kind: 'restart', sourceUrl: 'http://x.example/1' }),
+    'provider_b/bad-fields.json': JSON.stringify({
+      ...good,
+      id: 'bad-fields',
+      provider: 'provider_b',
+      kind: 'restart',
+      sourceUrl: 'http://x.example/1',
+    }),
   });
 
 const runValidate = (eventsDir: string) =>
-  spawnSync(process.execPath, ['scripts/validate.ts'], { env: { ...process.env, EVENTS_DIR: eventsDir }, encoding: 'utf8' });
+  spawnSync(process.execPath, ['scripts/validate.ts'], {
+    env: { ...process.env, EVENTS_DIR: eventsDir },
+    encoding: 'utf8',
+  });
 
 describe('npm run validate', () => {
   it('lists every bad file with its field, and fails', async () => {

@@ -16,8 +16,11 @@ const FIXTURES = 'tests/fixtures/watch';
 const FEED_TIMEOUT_MS = 5_000;
 let server: Server;
 let undatedFeedGivesDate = false;
-const LONG_BODY = `Usage limits have been reset for everyone. ${'Thank you for your patience while we worked on capacity. '.repeat(8)}`.trim();
-const undatedFeed = (withDate: boolean) => `<?xml version="1.0"?><rss version="2.0"><channel><title>B</title><link>https://social.provider-b.example/@providerb</link><description>d</description>
+const LONG_BODY =
+  `Usage limits have been reset for everyone. ${'Thank you for your patience while we worked on capacity. '.repeat(8)}`.trim();
+const undatedFeed = (
+  withDate: boolean,
+) => `<?xml version="1.0"?><rss version="2.0"><channel><title>B</title><link>https://social.provider-b.example/@providerb</link><description>d</description>
 <item><title>Limits reset</title><link>https://social.provider-b.example/@providerb/777</link><description>${LONG_BODY}</description>${withDate ? '<pubDate>Fri, 20 Nov 2026 08:00:00 GMT</pubDate>' : ''}</item>
 </channel></rss>`;
 let origin: string;
@@ -30,7 +33,8 @@ beforeAll(async () => {
     '/provider-c.json': fixture('provider-c.json'),
     '/broken': 500,
     '/malformed': async () => '<rss><channel><item><title>unclosed',
-    '/huge': async () => `<rss version="2.0"><channel>${'<item><title>x</title></item>'.repeat(40_000)}</channel></rss>`,
+    '/huge': async () =>
+      `<rss version="2.0"><channel>${'<item><title>x</title></item>'.repeat(40_000)}</channel></rss>`,
     '/slow': 'never',
     // A relevant post whose date the feed leaves out until `undatedFeedGivesDate` is set (a bridge fixed).
     '/undated': async () => undatedFeed(undatedFeedGivesDate),
@@ -114,7 +118,9 @@ describe('npm run watch', () => {
       ['capacity-coming', 'tease', false, '2026-11-20T08:00:00.000Z'],
     ]);
     // The summary is the post's own text, not its title glued to its body.
-    expect(added.find((event) => event.id === '1900000000000000001')?.summary).toBe("We've reset weekly usage limits for everyone & every plan.");
+    expect(added.find((event) => event.id === '1900000000000000001')?.summary).toBe(
+      "We've reset weekly usage limits for everyone & every plan.",
+    );
     // Nothing already recorded was touched.
     expect(after.events.filter((event) => before.events.some((old) => old.id === event.id))).toEqual(before.events);
 
@@ -127,9 +133,20 @@ describe('npm run watch', () => {
     // Asynchronously: the fixture server lives in this process and must keep answering.
     const run = (options: typeof failing.options) =>
       new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const args = ['scripts/watch.ts', '--sources', options.sourcesFile, '--state', options.stateFile, '--timeout-ms', String(FEED_TIMEOUT_MS)];
-        const child = execFile(process.execPath, args, { env: { ...process.env, EVENTS_DIR: options.eventsRoot } }, (_, stdout, stderr) =>
-          resolve({ status: child.exitCode, stdout, stderr }),
+        const args = [
+          'scripts/watch.ts',
+          '--sources',
+          options.sourcesFile,
+          '--state',
+          options.stateFile,
+          '--timeout-ms',
+          String(FEED_TIMEOUT_MS),
+        ];
+        const child = execFile(
+          process.execPath,
+          args,
+          { env: { ...process.env, EVENTS_DIR: options.eventsRoot } },
+          (_, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
         );
       });
     const failed = await run(failing.options);
@@ -144,9 +161,20 @@ describe('npm run watch', () => {
 
 const runScript = (options: { sourcesFile: string; stateFile: string; eventsRoot: string }) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const args = ['scripts/watch.ts', '--sources', options.sourcesFile, '--state', options.stateFile, '--timeout-ms', String(FEED_TIMEOUT_MS)];
-    const child = execFile(process.execPath, args, { env: { ...process.env, EVENTS_DIR: options.eventsRoot } }, (_, stdout, stderr) =>
-      resolve({ status: child.exitCode, stdout, stderr }),
+    const args = [
+      'scripts/watch.ts',
+      '--sources',
+      options.sourcesFile,
+      '--state',
+      options.stateFile,
+      '--timeout-ms',
+      String(FEED_TIMEOUT_MS),
+    ];
+    const child = execFile(
+      process.execPath,
+      args,
+      { env: { ...process.env, EVENTS_DIR: options.eventsRoot } },
+      (_, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
     );
   });
 
@@ -156,14 +184,21 @@ describe('npm run watch never invents a time and never forgets a fixable post', 
     const { options } = await workspace({ provider_b: [{ account: 'providerb', feed: `${origin}/undated` }] });
     const first = await runWatch(options);
     expect(first.drafts).toEqual([]);
-    expect(first.skipped).toEqual([expect.stringMatching(/^provider_b https:\/\/social\.provider-b\.example\/@providerb\/777: the feed gives no publication date/)]);
+    expect(first.skipped).toEqual([
+      expect.stringMatching(
+        /^provider_b https:\/\/social\.provider-b\.example\/@providerb\/777: the feed gives no publication date/,
+      ),
+    ]);
     const state = JSON.parse(await readFile(options.stateFile, 'utf8')) as { seen: Record<string, string[]> };
     expect(state.seen['provider_b']).toEqual([]);
 
     undatedFeedGivesDate = true;
     const second = await runWatch(options);
     expect(second.drafts).toEqual(['provider_b/777.json']);
-    const draft = JSON.parse(await readFile(path.join(options.eventsRoot, 'provider_b/777.json'), 'utf8')) as { announcedAt: string; summary: string };
+    const draft = JSON.parse(await readFile(path.join(options.eventsRoot, 'provider_b/777.json'), 'utf8')) as {
+      announcedAt: string;
+      summary: string;
+    };
     expect(draft.announcedAt).toBe('2026-11-20T08:00:00.000Z');
     // The body alone, cut to 280 characters with an ellipsis (counted independently here).
     expect([...draft.summary].length).toBe(280);
@@ -180,9 +215,21 @@ describe('npm run watch config files', () => {
   }
 
   it.each([
-    ['a misspelt provider key', JSON.stringify({ provider_d: [{ account: 'a', feed: 'https://feeds.provider-a.example/a.rss' }] }), /sources\.json: unknown key "provider_d" \(the keys are provider_a, provider_b, provider_c\)/],
-    ['a non-https source', JSON.stringify({ provider_a: [{ account: 'a', feed: 'http://feeds.provider-a.example/a.rss' }] }), /sources\.json: provider_a\[0\]\.feed must be an https URL/],
-    ['a misspelt field', JSON.stringify({ provider_a: [{ account: 'a', fed: 'https://feeds.provider-a.example/a.rss' }] }), /sources\.json: (provider_a\[0\]\.feed|unknown key "provider_a\[0\]\.fed")/],
+    [
+      'a misspelt provider key',
+      JSON.stringify({ provider_d: [{ account: 'a', feed: 'https://feeds.provider-a.example/a.rss' }] }),
+      /sources\.json: unknown key "provider_d" \(the keys are provider_a, provider_b, provider_c\)/,
+    ],
+    [
+      'a non-https source',
+      JSON.stringify({ provider_a: [{ account: 'a', feed: 'http://feeds.provider-a.example/a.rss' }] }),
+      /sources\.json: provider_a\[0\]\.feed must be an https URL/,
+    ],
+    [
+      'a misspelt field',
+      JSON.stringify({ provider_a: [{ account: 'a', fed: 'https://feeds.provider-a.example/a.rss' }] }),
+      /sources\.json: (provider_a\[0\]\.feed|unknown key "provider_a\[0\]\.fed")/,
+    ],
     ['malformed JSON', '{"provider_a": [', /sources\.json: is not valid JSON/],
   ])('%s is an error naming the file and the key, in one line each and no stack trace', async (_, text, message) => {
     const options = await withSources(text);
@@ -199,14 +246,21 @@ describe('npm run watch config files', () => {
     const stateBefore = await readFile(options.stateFile, 'utf8');
     const result = await runScript(options);
     expect(result.status).toBe(0);
-    expect(result.stdout.trim()).toMatch(/^Nothing to watch: .*sources\.json lists no real source \(only the 4 sample feed\(s\) under \.example/);
+    expect(result.stdout.trim()).toMatch(
+      /^Nothing to watch: .*sources\.json lists no real source \(only the 4 sample feed\(s\) under \.example/,
+    );
     expect(result.stderr).toBe('');
     expect(await readFile(options.stateFile, 'utf8')).toBe(stateBefore);
   });
 
   it('a real source that fails still fails the run, whatever samples sit beside it', async () => {
     const options = await withSources(
-      JSON.stringify({ provider_a: [{ account: 'a', feed: 'https://posts.provider-a.example/a.rss' }, { account: 'a', feed: `${origin}/broken` }] }),
+      JSON.stringify({
+        provider_a: [
+          { account: 'a', feed: 'https://posts.provider-a.example/a.rss' },
+          { account: 'a', feed: `${origin}/broken` },
+        ],
+      }),
     );
     const result = await runScript(options);
     expect(result.status).toBe(1);

@@ -51,23 +51,32 @@ async function axeViolations(path: string, colorScheme: 'light' | 'dark') {
   await page.goto(`${baseUrl}${path}`);
   await page.addScriptTag({ path: AXE });
   const result = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: { run: () => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
     return axe.run();
   });
   await page.close();
-  return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  return result.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
 }
 
 describe('every page, in both languages', () => {
-  it.each(BOTH_LANGUAGES)('%s renders without console errors (CSP violations included) and without axe violations, light and dark', async (path) => {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      const { page, response, errors } = await open(path, { colorScheme });
-      expect(response?.status()).toBe(200);
-      expect(errors).toEqual([]);
-      await page.close();
-      expect(await axeViolations(path, colorScheme)).toEqual([]);
-    }
-  });
+  it.each(BOTH_LANGUAGES)(
+    '%s renders without console errors (CSP violations included) and without axe violations, light and dark',
+    async (path) => {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const { page, response, errors } = await open(path, { colorScheme });
+        expect(response?.status()).toBe(200);
+        expect(errors).toEqual([]);
+        await page.close();
+        expect(await axeViolations(path, colorScheme)).toEqual([]);
+      }
+    },
+  );
 
   it.each(BOTH_LANGUAGES)('%s fits a 320 px phone without sideways scrolling of the page', async (path) => {
     const { page } = await open(path, { width: 320 });
@@ -77,7 +86,9 @@ describe('every page, in both languages', () => {
 
   it.each(BOTH_LANGUAGES)('%s ships under 10 KB of compressed JavaScript', async (path) => {
     const { page } = await open(path);
-    const sources = await page.$$eval('script[src]', (scripts) => scripts.map((script) => (script as HTMLScriptElement).src));
+    const sources = await page.$$eval('script[src]', (scripts) =>
+      scripts.map((script) => (script as HTMLScriptElement).src),
+    );
     expect(await page.$$eval('script:not([src])', (scripts) => scripts.length)).toBe(0);
     let compressed = 0;
     for (const source of sources) compressed += gzipSync(Buffer.from(await (await fetch(source)).arrayBuffer())).length;
@@ -110,7 +121,10 @@ describe('every page, in both languages', () => {
 describe('the board', () => {
   it('shows the status word the rules give for the published data', async () => {
     const expected = deriveBoard(dataset.events, new Date());
-    for (const [path, locale] of [['/', 'en'], ['/zh', 'zh']] as const) {
+    for (const [path, locale] of [
+      ['/', 'en'],
+      ['/zh', 'zh'],
+    ] as const) {
       const { page } = await open(path);
       for (const row of expected.providers) {
         const status = page.locator(`tr[data-provider="${row.provider}"] .status`);
@@ -123,7 +137,9 @@ describe('the board', () => {
 
   it('reads a passed estimate as "any time now", never "late"', async () => {
     const now = Date.now();
-    const passed = deriveBoard(dataset.events, new Date(now)).providers.filter((row) => row.nextEstimate !== null && Date.parse(row.nextEstimate) <= now);
+    const passed = deriveBoard(dataset.events, new Date(now)).providers.filter(
+      (row) => row.nextEstimate !== null && Date.parse(row.nextEstimate) <= now,
+    );
     expect(passed.length).toBeGreaterThan(0);
     const { page } = await open('/');
     for (const row of passed) {
@@ -161,18 +177,28 @@ describe('provider pages', () => {
     expect(ids).toEqual(events.map((event) => `event-${event.id}`));
     const oldest = events.at(-1)!;
     await page.goto(`${baseUrl}/${provider}#event-${oldest.id}`);
-    await expect.poll(() => page.locator(`#event-${oldest.id}`).evaluate((element) => {
-      const box = element.getBoundingClientRect();
-      return box.top >= 0 && box.top < window.innerHeight;
-    })).toBe(true);
+    await expect
+      .poll(() =>
+        page.locator(`#event-${oldest.id}`).evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return box.top >= 0 && box.top < window.innerHeight;
+        }),
+      )
+      .toBe(true);
     await page.close();
   });
 
   it.each(PROVIDERS)('/%s advertises its own feeds', async (provider) => {
     const { page } = await open(`/${provider}`);
-    expect(await page.getAttribute('link[rel=alternate][type="application/rss+xml"]', 'href')).toBe(`${baseUrl}/feed.xml?provider=${provider}`);
-    expect(await page.getAttribute('link[rel=alternate][type="application/atom+xml"]', 'href')).toBe(`${baseUrl}/feed.atom?provider=${provider}`);
-    expect(await page.getAttribute('link[rel=alternate][type="application/feed+json"]', 'href')).toBe(`${baseUrl}/feed.json?provider=${provider}`);
+    expect(await page.getAttribute('link[rel=alternate][type="application/rss+xml"]', 'href')).toBe(
+      `${baseUrl}/feed.xml?provider=${provider}`,
+    );
+    expect(await page.getAttribute('link[rel=alternate][type="application/atom+xml"]', 'href')).toBe(
+      `${baseUrl}/feed.atom?provider=${provider}`,
+    );
+    expect(await page.getAttribute('link[rel=alternate][type="application/feed+json"]', 'href')).toBe(
+      `${baseUrl}/feed.json?provider=${provider}`,
+    );
     await page.close();
   });
 
@@ -194,7 +220,12 @@ describe('provider pages', () => {
 
 describe('screenshots', () => {
   it('writes the board, a provider page and the tracker at 375 and 1280 px, light and dark', async () => {
-    for (const [path, name] of [['/', 'board'], ['/provider_b', 'provider'], ['/zh', 'board-zh'], ['/tracker', 'tracker']] as const) {
+    for (const [path, name] of [
+      ['/', 'board'],
+      ['/provider_b', 'provider'],
+      ['/zh', 'board-zh'],
+      ['/tracker', 'tracker'],
+    ] as const) {
       for (const width of [375, 1280]) {
         for (const colorScheme of ['light', 'dark'] as const) {
           const { page } = await open(path, { width, colorScheme });

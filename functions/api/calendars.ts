@@ -8,9 +8,14 @@ import { BASE_URL } from '../site.ts';
 export function handleWindowCalendar(context: EdgeContext): Response {
   const query = parseQuery(IcsQuerySchema, context.url.searchParams);
   if (!query.ok) return invalidQuery(query.issues);
-  return textResponse(renderWindowCalendar({ query: query.value, baseUrl: BASE_URL, now: context.now }), CONTENT_TYPE.calendar, CACHE.noStore, {
-    'Content-Disposition': `attachment; filename=${windowCalendarFileName(query.value.provider)}`,
-  });
+  return textResponse(
+    renderWindowCalendar({ query: query.value, baseUrl: BASE_URL, now: context.now }),
+    CONTENT_TYPE.calendar,
+    CACHE.noStore,
+    {
+      'Content-Disposition': `attachment; filename=${windowCalendarFileName(query.value.provider)}`,
+    },
+  );
 }
 
 /**
@@ -21,5 +26,8 @@ export async function handleAnnouncementCalendar(context: EdgeContext): Promise<
   const query = parseQuery(FeedQuerySchema, context.url.searchParams);
   if (!query.ok) return invalidQuery(query.issues);
   const file = query.value.provider === undefined ? '/calendar.ics' : `/calendar/${query.value.provider}.ics`;
-  return withHeaders(await context.asset(file), { 'Content-Type': CONTENT_TYPE.calendar, 'Cache-Control': CACHE.calendar });
+  return withHeaders(await context.asset(file), {
+    'Content-Type': CONTENT_TYPE.calendar,
+    'Cache-Control': CACHE.calendar,
+  });
 }

@@ -15,7 +15,12 @@ export async function handleFeed(context: EdgeContext, format: FeedFormat): Prom
   }
   const dataset = await context.dataset();
   const events = recentEvents(dataset, query.value.provider, FEED_ITEM_LIMIT);
-  const body = FEED_RENDERERS[format]({ events, provider: query.value.provider, baseUrl: BASE_URL, builtAt: dataset.builtAt });
+  const body = FEED_RENDERERS[format]({
+    events,
+    provider: query.value.provider,
+    baseUrl: BASE_URL,
+    builtAt: dataset.builtAt,
+  });
   return textResponse(body, contentType, CACHE.feed);
 }
 

@@ -11,5 +11,9 @@ export async function handleMarkdown(context: EdgeContext, locale: Locale): Prom
   const dataset = await context.dataset();
   const board = boardFromSummaries(summariesOf(dataset), context.now);
   const events = recentEvents(dataset, 'all', MARKDOWN_LATEST_COUNT);
-  return textResponse(renderBoardMarkdown({ board, events, baseUrl: BASE_URL, locale }), CONTENT_TYPE.markdown, CACHE.markdown);
+  return textResponse(
+    renderBoardMarkdown({ board, events, baseUrl: BASE_URL, locale }),
+    CONTENT_TYPE.markdown,
+    CACHE.markdown,
+  );
 }

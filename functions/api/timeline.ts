@@ -8,7 +8,8 @@ import { CACHE, CONTENT_TYPE, invalidQuery, textResponse, withHeaders } from '..
 import { BASE_URL } from '../site.ts';
 
 /** The unfiltered default is a prerendered file; any other selection is computed here. */
-const isPrerendered = ({ provider, limit }: TimelineSelection) => provider === 'all' && limit === TIMELINE_LIMIT.default;
+const isPrerendered = ({ provider, limit }: TimelineSelection) =>
+  provider === 'all' && limit === TIMELINE_LIMIT.default;
 
 const csvHeaders = (selection: TimelineSelection) => ({
   'Content-Type': CONTENT_TYPE.csv,
@@ -29,9 +30,16 @@ export async function handleTimeline(context: EdgeContext): Promise<Response> {
   const { format, ...selection } = query.value;
   if (format === 'csv') return answerCsv(context, selection);
   if (isPrerendered(selection)) {
-    return withHeaders(await context.asset('/api/timeline'), { 'Content-Type': CONTENT_TYPE.json, 'Cache-Control': CACHE.api });
+    return withHeaders(await context.asset('/api/timeline'), {
+      'Content-Type': CONTENT_TYPE.json,
+      'Cache-Control': CACHE.api,
+    });
   }
-  return conditionalJson(context.request, buildTimelineResponse(await context.dataset(), selection, context.now), CACHE.api);
+  return conditionalJson(
+    context.request,
+    buildTimelineResponse(await context.dataset(), selection, context.now),
+    CACHE.api,
+  );
 }
 
 /** GET /api/timeline.csv (spec 4.3). */

@@ -36,7 +36,12 @@ export function withHeaders(response: Response, headers: Readonly<Record<string,
   return copy;
 }
 
-export const textResponse = (body: string, contentType: string, cacheControl: string, extra: HeadersInit = {}): Response =>
+export const textResponse = (
+  body: string,
+  contentType: string,
+  cacheControl: string,
+  extra: HeadersInit = {},
+): Response =>
   new Response(body, { headers: { 'Content-Type': contentType, 'Cache-Control': cacheControl, ...extra } });
 
 const errorResponse = (status: number, body: ErrorBody): Response =>

@@ -5,13 +5,21 @@ import { handleMcp } from './handler.ts';
 /** The rate limiter failing must not take MCP down: the request goes through, and the failure is logged. */
 describe('handleMcp when the rate limiter fails', () => {
   it('answers (fail open) and logs the failure', async () => {
-    const failingLimiter = { limit: async () => Promise.reject(new Error('limiter unreachable')) } as unknown as RateLimit;
+    const failingLimiter = {
+      limit: async () => Promise.reject(new Error('limiter unreachable')),
+    } as unknown as RateLimit;
     const request = new Request('https://board.example/mcp', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': '2001:db8::1' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
     });
-    const context = { request, url: new URL(request.url), now: new Date(), dataset: () => Promise.reject(new Error('unused')), asset: () => Promise.reject(new Error('unused')) } satisfies EdgeContext;
+    const context = {
+      request,
+      url: new URL(request.url),
+      now: new Date(),
+      dataset: () => Promise.reject(new Error('unused')),
+      asset: () => Promise.reject(new Error('unused')),
+    } satisfies EdgeContext;
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const response = await handleMcp(request, { MCP_RATE_LIMITER: failingLimiter } as unknown as Env, context);
     expect(response.status).toBe(200);

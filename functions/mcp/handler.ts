@@ -25,7 +25,15 @@ export const mcpPreflight = (): Response =>
 
 const rateLimited = (): Response =>
   Response.json(
-    { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Rate limit exceeded: at most 60 requests per minute per IP. Retry after the number of seconds in Retry-After.' } },
+    {
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32000,
+        message:
+          'Rate limit exceeded: at most 60 requests per minute per IP. Retry after the number of seconds in Retry-After.',
+      },
+    },
     { status: 429, headers: { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS), 'Cache-Control': 'no-store' } },
   );
 
@@ -56,7 +64,11 @@ export async function handleMcp(request: Request, env: Env, context: EdgeContext
   if (request.method === 'OPTIONS') return mcpPreflight();
   if (request.method !== 'POST') {
     return Response.json(
-      { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed: send JSON-RPC messages with POST.' } },
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: 'Method not allowed: send JSON-RPC messages with POST.' },
+      },
       { status: 405, headers: { Allow: ALLOW } },
     );
   }

@@ -36,7 +36,9 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
   });
   const board = async () => boardFromSummaries(summariesOf(await context.dataset()), context.now);
 
-  server.registerTool('get_status', { ...MCP_TOOLS.get_status, annotations: READ_ONLY }, async () => toolResult(await board()));
+  server.registerTool('get_status', { ...MCP_TOOLS.get_status, annotations: READ_ONLY }, async () =>
+    toolResult(await board()),
+  );
 
   server.registerTool(
     'get_timeline',
@@ -54,21 +56,34 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
   server.registerTool(
     'get_next_estimate',
     { ...MCP_TOOLS.get_next_estimate, inputSchema: NextEstimateToolInput, annotations: READ_ONLY },
-    async ({ provider }) => toolResult(estimateFromSummary((await context.dataset()).providers[provider].summary, context.now)),
+    async ({ provider }) =>
+      toolResult(estimateFromSummary((await context.dataset()).providers[provider].summary, context.now)),
   );
 
   server.registerResource('board', `${BASE_URL}${MCP_RESOURCES.board.path}`, MCP_RESOURCES.board, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: MCP_RESOURCES.board.mimeType, text: JSON.stringify(await board()) }],
   }));
-  server.registerResource('timeline', `${BASE_URL}${MCP_RESOURCES.timeline.path}`, MCP_RESOURCES.timeline, async (uri) => {
-    const timeline = buildTimelineResponse(await context.dataset(), { provider: 'all', limit: 200 }, context.now);
-    return { contents: [{ uri: uri.href, mimeType: MCP_RESOURCES.timeline.mimeType, text: JSON.stringify(timeline) }] };
-  });
-  server.registerResource('board-markdown', `${BASE_URL}${MCP_RESOURCES['board-markdown'].path}`, MCP_RESOURCES['board-markdown'], async (uri) => {
-    const events = recentEvents(await context.dataset(), 'all', MARKDOWN_LATEST_COUNT);
-    const text = renderBoardMarkdown({ board: await board(), events, baseUrl: BASE_URL, locale: 'en' });
-    return { contents: [{ uri: uri.href, mimeType: MCP_RESOURCES['board-markdown'].mimeType, text }] };
-  });
+  server.registerResource(
+    'timeline',
+    `${BASE_URL}${MCP_RESOURCES.timeline.path}`,
+    MCP_RESOURCES.timeline,
+    async (uri) => {
+      const timeline = buildTimelineResponse(await context.dataset(), { provider: 'all', limit: 200 }, context.now);
+      return {
+        contents: [{ uri: uri.href, mimeType: MCP_RESOURCES.timeline.mimeType, text: JSON.stringify(timeline) }],
+      };
+    },
+  );
+  server.registerResource(
+    'board-markdown',
+    `${BASE_URL}${MCP_RESOURCES['board-markdown'].path}`,
+    MCP_RESOURCES['board-markdown'],
+    async (uri) => {
+      const events = recentEvents(await context.dataset(), 'all', MARKDOWN_LATEST_COUNT);
+      const text = renderBoardMarkdown({ board: await board(), events, baseUrl: BASE_URL, locale: 'en' });
+      return { contents: [{ uri: uri.href, mimeType: MCP_RESOURCES['board-markdown'].mimeType, text }] };
+    },
+  );
 
   server.registerPrompt(
     'should-i-wait',

@@ -18,7 +18,12 @@ export interface LoadTarget {
   headers?: Record<string, string>;
 }
 
-export async function loadEndpoint(baseUrl: string, target: LoadTarget, seconds: number, connections: number): Promise<LoadResult> {
+export async function loadEndpoint(
+  baseUrl: string,
+  target: LoadTarget,
+  seconds: number,
+  connections: number,
+): Promise<LoadResult> {
   const result = await autocannon({
     url: `${baseUrl}${target.path}`,
     method: target.method ?? 'GET',

@@ -28,11 +28,17 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 const table = (header: string[], rows: (string | number)[][]) =>
-  [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
 
 /** Serves the current build with MCP's rate limit raised, so the load measures the server, not the limiter. */
 async function serveForLoad(port: number) {
-  const config = JSON.parse(await readFile(BUILT_WORKER_CONFIG, 'utf8')) as { ratelimits: { simple: { limit: number } }[] };
+  const config = JSON.parse(await readFile(BUILT_WORKER_CONFIG, 'utf8')) as {
+    ratelimits: { simple: { limit: number } }[];
+  };
   for (const limiter of config.ratelimits) limiter.simple.limit = 1_000_000_000;
   const benchConfig = path.join(path.dirname(BUILT_WORKER_CONFIG), 'wrangler.bench.json');
   await writeFile(benchConfig, JSON.stringify(config));
@@ -70,9 +76,18 @@ async function loadSection(): Promise<string> {
     { name: 'filtered /api/timeline?provider=provider_b&limit=50', path: '/api/timeline?provider=provider_b&limit=50' },
     { name: '/api/status', path: '/api/status' },
     { name: '/index.md', path: '/index.md' },
-    { name: '/api/ics', path: '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00Z' },
+    {
+      name: '/api/ics',
+      path: '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00Z',
+    },
     { name: '/feed.xml', path: '/feed.xml' },
-    { name: 'MCP tools/call get_status', path: '/mcp', method: 'POST', body: MCP_GET_STATUS_BODY, headers: { 'content-type': 'application/json' } },
+    {
+      name: 'MCP tools/call get_status',
+      path: '/mcp',
+      method: 'POST',
+      body: MCP_GET_STATUS_BODY,
+      headers: { 'content-type': 'application/json' },
+    },
   ];
   const results: LoadResult[] = [];
   try {
@@ -89,7 +104,15 @@ async function loadSection(): Promise<string> {
     '',
     table(
       ['endpoint', 'req/s', 'ratio to static', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
-      results.map((result) => [result.name, result.requestsPerSecond.toFixed(0), (result.requestsPerSecond / baseline).toFixed(2), result.p50Ms, result.p99Ms, result.errors, result.non2xx]),
+      results.map((result) => [
+        result.name,
+        result.requestsPerSecond.toFixed(0),
+        (result.requestsPerSecond / baseline).toFixed(2),
+        result.p50Ms,
+        result.p99Ms,
+        result.errors,
+        result.non2xx,
+      ]),
     ),
   ].join('\n');
 }
@@ -105,7 +128,9 @@ async function sizeSection(): Promise<string> {
       const html = await (await fetch(`${server.baseUrl}${page}`)).text();
       const bytes = { html: gzipSync(html).length, css: 0, js: 0 };
       for (const [, asset, kind] of html.matchAll(/(?:href|src)="(\/_astro\/[^"]+\.(css|js))"/g)) {
-        bytes[kind as 'css' | 'js'] += gzipSync(Buffer.from(await (await fetch(`${server.baseUrl}${asset}`)).arrayBuffer())).length;
+        bytes[kind as 'css' | 'js'] += gzipSync(
+          Buffer.from(await (await fetch(`${server.baseUrl}${asset}`)).arrayBuffer()),
+        ).length;
       }
       rows.push([page, kib(bytes.html), kib(bytes.css), kib(bytes.js), kib(bytes.html + bytes.css + bytes.js)]);
     }
@@ -148,7 +173,16 @@ async function growthSection(sizes: number[]): Promise<string> {
     const statusUs = microseconds(() => boardFromSummaries(summariesOf(dataset), later));
     const timelineUs = microseconds(() => recentEvents(dataset, 'provider_b', 50));
     const fullUs = microseconds(() => deriveBoard(events, later), 200);
-    rows.push([size.toLocaleString('en'), buildSeconds.toFixed(1), kib(boardBytes), kib(historyBytes), coldMs.toFixed(0), statusUs.toFixed(1), timelineUs.toFixed(2), fullUs.toFixed(0)]);
+    rows.push([
+      size.toLocaleString('en'),
+      buildSeconds.toFixed(1),
+      kib(boardBytes),
+      kib(historyBytes),
+      coldMs.toFixed(0),
+      statusUs.toFixed(1),
+      timelineUs.toFixed(2),
+      fullUs.toFixed(0),
+    ]);
     await rm(root, { recursive: true, force: true });
   }
   await buildSite({ siteUrl: 'http://127.0.0.1:4321' }); // leave the build of the real content behind
@@ -156,7 +190,16 @@ async function growthSection(sizes: number[]): Promise<string> {
     '### Growth (synthetic histories)',
     '',
     table(
-      ['events', 'build s', '/data/board.json KiB', 'whole history files KiB', 'cold first /api/status ms', 'status derivation µs (edge)', 'filtered timeline µs (edge)', 'status from the whole history µs (for comparison)'],
+      [
+        'events',
+        'build s',
+        '/data/board.json KiB',
+        'whole history files KiB',
+        'cold first /api/status ms',
+        'status derivation µs (edge)',
+        'filtered timeline µs (edge)',
+        'status from the whole history µs (for comparison)',
+      ],
       rows,
     ),
   ].join('\n');
@@ -164,7 +207,9 @@ async function growthSection(sizes: number[]): Promise<string> {
 
 const cpus = os.cpus();
 console.log(`## Benchmark ${new Date().toISOString()}\n`);
-console.log(`Machine: ${cpus.length} cores (${cpus[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.\n`);
+console.log(
+  `Machine: ${cpus.length} cores (${cpus[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.\n`,
+);
 if (!values['skip-load']) console.log(`${await loadSection()}\n`);
 console.log(`${await sizeSection()}\n`);
 if (!values['skip-growth']) console.log(`${await growthSection(values.sizes.split(',').map(Number))}\n`);

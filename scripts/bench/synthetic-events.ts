@@ -10,7 +10,13 @@ import { PROVIDERS, type EventKind } from '../../src/core/vocabulary.ts';
  * times, a few drafts), deterministic for a given count, spread over the years before `end`.
  */
 
-const KIND_WEIGHTS: [EventKind, number][] = [['reset', 60], ['boost', 15], ['promo', 10], ['tease', 8], ['banked', 7]];
+const KIND_WEIGHTS: [EventKind, number][] = [
+  ['reset', 60],
+  ['boost', 15],
+  ['promo', 10],
+  ['tease', 8],
+  ['banked', 7],
+];
 const PROVIDER_WEIGHTS = [40, 35, 25];
 
 /** A small deterministic generator (mulberry32): the same tree for the same count, run after run. */
@@ -39,7 +45,10 @@ export function syntheticEvents(count: number, end: Date): Event[] {
   // About 20 events a day across the three providers, so 100,000 events span some 14 years.
   const spanMs = Math.max(365, count / 20) * 86_400_000;
   return Array.from({ length: count }, (_, index) => {
-    const provider = pick(next, PROVIDERS.map((name, position) => [name, PROVIDER_WEIGHTS[position]!] as [typeof name, number]));
+    const provider = pick(
+      next,
+      PROVIDERS.map((name, position) => [name, PROVIDER_WEIGHTS[position]!] as [typeof name, number]),
+    );
     const kind = pick(next, KIND_WEIGHTS);
     const announcedMs = end.getTime() - Math.floor(next() * spanMs) - 60_000;
     const id = `syn-${index}`;
@@ -49,7 +58,8 @@ export function syntheticEvents(count: number, end: Date): Event[] {
       kind,
       scope: next() < 0.15 ? 'plan:pro' : 'global',
       announcedAt: new Date(announcedMs).toISOString(),
-      effectiveAt: next() < 0.03 ? new Date(announcedMs + 3_600_000 * (1 + Math.floor(next() * 48))).toISOString() : null,
+      effectiveAt:
+        next() < 0.03 ? new Date(announcedMs + 3_600_000 * (1 + Math.floor(next() * 48))).toISOString() : null,
       sourceUrl: `https://posts.${provider.replace('_', '-')}.example/${id}`,
       sourceAccount: `${provider}_official`,
       summary: `Synthetic ${kind} announcement number ${index}: usage limits, plans and windows, for the benchmark.`,
@@ -63,6 +73,10 @@ export async function writeSyntheticTree(root: string, count: number, end: Date)
   for (const provider of PROVIDERS) await mkdir(path.join(root, provider), { recursive: true });
   const events = syntheticEvents(count, end);
   for (let start = 0; start < events.length; start += 500) {
-    await Promise.all(events.slice(start, start + 500).map((event) => writeFile(path.join(root, event.provider, `${event.id}.json`), serializeEventFile(event))));
+    await Promise.all(
+      events
+        .slice(start, start + 500)
+        .map((event) => writeFile(path.join(root, event.provider, `${event.id}.json`), serializeEventFile(event))),
+    );
   }
 }

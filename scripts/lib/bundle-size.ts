@@ -6,10 +6,14 @@ const WRANGLER = path.resolve(import.meta.dirname, '../../node_modules/wrangler/
 
 /** What `wrangler deploy` would upload for the last build, as wrangler itself measures it. */
 export function measureWorkerBundle(outdir: string): { rawKiB: number; gzipKiB: number } {
-  const run = spawnSync(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--config', BUILT_WORKER_CONFIG], {
-    encoding: 'utf8',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-  });
+  const run = spawnSync(
+    process.execPath,
+    [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--config', BUILT_WORKER_CONFIG],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+    },
+  );
   const match = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(run.stdout + run.stderr);
   if (match === null) throw new Error(`wrangler did not report the bundle size:\n${run.stdout}\n${run.stderr}`);
   return { rawKiB: Number(match[1]), gzipKiB: Number(match[2]) };

@@ -28,13 +28,19 @@ export interface BuildOptions {
 /** `astro build` with `{base_url}` (and optionally another event tree); rejects with the build's output. */
 export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe' }: BuildOptions): Promise<string> {
   const env = { ...process.env, ...quietToolEnv, SITE_URL: siteUrl, ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}) };
-  const child = spawn(process.execPath, [ASTRO, 'build', ...(outDir ? ['--outDir', outDir] : [])], { cwd: projectRoot, env, stdio });
+  const child = spawn(process.execPath, [ASTRO, 'build', ...(outDir ? ['--outDir', outDir] : [])], {
+    cwd: projectRoot,
+    env,
+    stdio,
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`astro build failed (${code}):\n${output}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`astro build failed (${code}):\n${output}`)),
+    );
   });
 }
 
@@ -52,11 +58,22 @@ export interface ServeOptions {
  * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next.
  * It runs in a process group of its own, so `stopServer` ends wrangler and the workerd processes it starts.
  */
-export function serveBuild({ port, persistTo, host = '127.0.0.1', stdio = 'pipe', workerConfig = BUILT_WORKER_CONFIG }: ServeOptions): ChildProcess {
+export function serveBuild({
+  port,
+  persistTo,
+  host = '127.0.0.1',
+  stdio = 'pipe',
+  workerConfig = BUILT_WORKER_CONFIG,
+}: ServeOptions): ChildProcess {
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
   if (persistTo) args.push('--persist-to', persistTo);
-  return spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...quietToolEnv }, stdio, detached: true });
+  return spawn(process.execPath, args, {
+    cwd: projectRoot,
+    env: { ...process.env, ...quietToolEnv },
+    stdio,
+    detached: true,
+  });
 }
 
 export function stopServer(server: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
@@ -92,7 +109,9 @@ export async function portIsFree(port: number, host: string): Promise<boolean> {
   for (const address of addresses) {
     const outcome = await new Promise<'free' | 'busy' | 'unavailable'>((resolve) => {
       const probe = createServer();
-      probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'EADDRINUSE' || error.code === 'EACCES' ? 'busy' : 'unavailable'));
+      probe.once('error', (error: NodeJS.ErrnoException) =>
+        resolve(error.code === 'EADDRINUSE' || error.code === 'EACCES' ? 'busy' : 'unavailable'),
+      );
       probe.listen({ port, host: address, exclusive: true }, () => probe.close(() => resolve('free')));
     });
     // 'unavailable': this machine has no such address (no IPv6, say); nothing can be in the way there.
@@ -108,7 +127,9 @@ export function freePort(): Promise<number> {
     probe.on('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
+      );
     });
   });
 }

@@ -7,9 +7,19 @@ import type { RunningServer } from './local-server.ts';
  */
 
 /** The MCP call the load and the benchmark send. */
-export const MCP_GET_STATUS_BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_status', arguments: {} } });
+export const MCP_GET_STATUS_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'get_status', arguments: {} },
+});
 
-export const MIXED_REQUESTS: { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> }[] = [
+export const MIXED_REQUESTS: {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}[] = [
   { method: 'GET', path: '/api/status' },
   { method: 'GET', path: '/api/timeline' },
   { method: 'GET', path: '/api/timeline?provider=provider_a&limit=20' },
@@ -41,18 +51,35 @@ export interface MixedLoadResult {
 const WINDOW_SECONDS = 10;
 
 /** The mix for `seconds`, in windows of 10 s, reading the server's memory after each. */
-export async function runMixedLoad(server: RunningServer, seconds: number, connections: number): Promise<MixedLoadResult> {
+export async function runMixedLoad(
+  server: RunningServer,
+  seconds: number,
+  connections: number,
+): Promise<MixedLoadResult> {
   let counter = 0;
   const requests: autocannon.Request[] = MIXED_REQUESTS.map((request) =>
     request.method === 'POST'
-      ? { ...request, setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'cf-connecting-ip': `2001:db8:ffff::${(counter++).toString(16)}` } }) }
+      ? {
+          ...request,
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            headers: { ...req.headers, 'cf-connecting-ip': `2001:db8:ffff::${(counter++).toString(16)}` },
+          }),
+        }
       : request,
   );
   await autocannon({ url: server.baseUrl, requests, duration: 2, connections }); // every route warm
   const memoryMiB = [(await server.residentBytes()) / 2 ** 20];
   const windows: autocannon.Result[] = [];
   for (let elapsed = 0; elapsed < seconds; elapsed += WINDOW_SECONDS) {
-    windows.push(await autocannon({ url: server.baseUrl, requests, duration: Math.min(WINDOW_SECONDS, seconds - elapsed), connections }));
+    windows.push(
+      await autocannon({
+        url: server.baseUrl,
+        requests,
+        duration: Math.min(WINDOW_SECONDS, seconds - elapsed),
+        connections,
+      }),
+    );
     memoryMiB.push((await server.residentBytes()) / 2 ** 20);
   }
   const total = windows.reduce((sum, window) => sum + window.requests.total, 0);

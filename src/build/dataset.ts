@@ -8,4 +8,9 @@ let published: Promise<PublishedEvents> | undefined;
  * shares them, so they all agree with each other and with the edge data set.
  */
 export const buildTimeEvents = (): Promise<PublishedEvents> =>
-  (published ??= getCollection('events').then((entries) => publishEvents(entries.map((entry) => entry.data), new Date())));
+  (published ??= getCollection('events').then((entries) =>
+    publishEvents(
+      entries.map((entry) => entry.data),
+      new Date(),
+    ),
+  ));

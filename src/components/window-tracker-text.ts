@@ -2,25 +2,28 @@ import type { Locale } from '../core/vocabulary.ts';
 import type { TrackerProblem } from '../core/tracker/plan.ts';
 
 /** The window tracker's words, in both languages; used by the page and by its script. */
-export const TRACKER_TEXT: Record<Locale, {
-  title: string;
-  intro: string;
-  provider: string;
-  reset: string;
-  weekly: string;
-  timeZone: string;
-  timeZoneHint: string;
-  calendarLanguage: string;
-  submit: string;
-  download: string;
-  copyableUrl: string;
-  copy: string;
-  copied: string;
-  converted: (local: string, timeZone: string, utc: string) => string;
-  notASchedule: string;
-  problems: Record<TrackerProblem, string>;
-  languages: Record<Locale, string>;
-}> = {
+export const TRACKER_TEXT: Record<
+  Locale,
+  {
+    title: string;
+    intro: string;
+    provider: string;
+    reset: string;
+    weekly: string;
+    timeZone: string;
+    timeZoneHint: string;
+    calendarLanguage: string;
+    submit: string;
+    download: string;
+    copyableUrl: string;
+    copy: string;
+    copied: string;
+    converted: (local: string, timeZone: string, utc: string) => string;
+    notASchedule: string;
+    problems: Record<TrackerProblem, string>;
+    languages: Record<Locale, string>;
+  }
+> = {
   en: {
     title: 'Window tracker',
     intro: 'Enter when your own usage windows reset, and get a calendar with a reminder 5 minutes before each.',

@@ -18,7 +18,10 @@ const eventFields = fc.record({
   announcedMs: fc
     .tuple(fc.integer({ min: 0, max: SPAN / MS_PER_DAY }), fc.constantFrom(0, 9, 17))
     .map(([day, hour]) => START + day * MS_PER_DAY + hour * MS_PER_HOUR),
-  delayMs: fc.option(fc.integer({ min: 1, max: 20 * 24 }).map((hours) => hours * MS_PER_HOUR), { freq: 4 }),
+  delayMs: fc.option(
+    fc.integer({ min: 1, max: 20 * 24 }).map((hours) => hours * MS_PER_HOUR),
+    { freq: 4 },
+  ),
   verified: fc.constantFrom(true, true, true, false),
 });
 
@@ -65,7 +68,13 @@ describe('board invariants', { timeout: 120_000 }, () => {
       fc.property(eventLists, nows, (events, now) => {
         for (const { provider, stats } of deriveBoard(events, now).providers) {
           const effectiveTimes = events
-            .filter((e) => e.verified && e.provider === provider && e.kind === 'reset' && Date.parse(e.announcedAt) <= now.getTime())
+            .filter(
+              (e) =>
+                e.verified &&
+                e.provider === provider &&
+                e.kind === 'reset' &&
+                Date.parse(e.announcedAt) <= now.getTime(),
+            )
             .map((e) => Date.parse(e.effectiveAt ?? e.announcedAt))
             .filter((time) => time <= now.getTime())
             .sort((a, b) => a - b);
@@ -118,13 +127,20 @@ describe('board invariants', { timeout: 120_000 }, () => {
   it('a summary made at build time answers, at any later moment, exactly as the whole history does', () => {
     const afterEveryAnnouncement = START + SPAN + 24 * MS_PER_HOUR;
     fc.assert(
-      fc.property(eventLists, fc.integer({ min: 0, max: 30 * 24 }), fc.integer({ min: 0, max: 40 * 24 }), (events, buildHours, laterHours) => {
-        const builtAt = new Date(afterEveryAnnouncement + buildHours * MS_PER_HOUR);
-        const now = new Date(builtAt.getTime() + laterHours * MS_PER_HOUR);
-        for (const provider of PROVIDERS) {
-          expect(statusFromSummary(summarizeProvider(provider, events, builtAt), now)).toEqual(deriveProviderStatus(provider, events, now));
-        }
-      }),
+      fc.property(
+        eventLists,
+        fc.integer({ min: 0, max: 30 * 24 }),
+        fc.integer({ min: 0, max: 40 * 24 }),
+        (events, buildHours, laterHours) => {
+          const builtAt = new Date(afterEveryAnnouncement + buildHours * MS_PER_HOUR);
+          const now = new Date(builtAt.getTime() + laterHours * MS_PER_HOUR);
+          for (const provider of PROVIDERS) {
+            expect(statusFromSummary(summarizeProvider(provider, events, builtAt), now)).toEqual(
+              deriveProviderStatus(provider, events, now),
+            );
+          }
+        },
+      ),
     );
   });
 });

@@ -47,8 +47,19 @@ describe('lastReset, latestSignal, daysSince', () => {
   it('with one reset: days since it, and no cadence yet', () => {
     const only = resetDaysAgo(3);
     const status = statusOf([only]);
-    expect(status).toMatchObject({ lastReset: only, latestSignal: only, daysSince: 3, status: 'waiting', nextEstimate: null });
-    expect(status.stats).toMatchObject({ totalResets: 1, medianIntervalDays: null, meanIntervalDays: null, longestWaitDays: null });
+    expect(status).toMatchObject({
+      lastReset: only,
+      latestSignal: only,
+      daysSince: 3,
+      status: 'waiting',
+      nextEstimate: null,
+    });
+    expect(status.stats).toMatchObject({
+      totalResets: 1,
+      medianIntervalDays: null,
+      meanIntervalDays: null,
+      longestWaitDays: null,
+    });
   });
 
   it('measures from the effective time, not the announcement', () => {
@@ -97,7 +108,12 @@ describe('cadence statistics', () => {
 
   it('with 11 resets the median forgets the oldest gap, mean and longest wait keep it', () => {
     const status = statusOf(resetsWithGaps([30, 30, 30, 30, 30, 10, 10, 10, 10, 10], 1));
-    expect(status.stats).toMatchObject({ totalResets: 11, medianIntervalDays: 10, meanIntervalDays: 20, longestWaitDays: 30 });
+    expect(status.stats).toMatchObject({
+      totalResets: 11,
+      medianIntervalDays: 10,
+      meanIntervalDays: 20,
+      longestWaitDays: 30,
+    });
   });
 
   it('leaves a nextEstimate in the past as it is (any time now, not a missed schedule)', () => {
@@ -173,7 +189,9 @@ describe('status words and their precedence', () => {
   });
 
   it('a tease older than the last reset says nothing', () => {
-    expect(statusOf([makeEvent({ kind: 'tease', announcedAt: daysBefore(4) }), resetDaysAgo(3)]).status).toBe('waiting');
+    expect(statusOf([makeEvent({ kind: 'tease', announcedAt: daysBefore(4) }), resetDaysAgo(3)]).status).toBe(
+      'waiting',
+    );
   });
 
   it('a fresh tease with no reset yet is a tease', () => {
@@ -181,18 +199,40 @@ describe('status words and their precedence', () => {
   });
 
   it('banked when the latest signal is a banked reset card, not when an older one is', () => {
-    expect(statusOf([resetDaysAgo(5), makeEvent({ kind: 'banked', announcedAt: daysBefore(2) })]).status).toBe('banked');
-    expect(statusOf([makeEvent({ kind: 'banked', announcedAt: daysBefore(6) }), resetDaysAgo(5)]).status).toBe('waiting');
+    expect(statusOf([resetDaysAgo(5), makeEvent({ kind: 'banked', announcedAt: daysBefore(2) })]).status).toBe(
+      'banked',
+    );
+    expect(statusOf([makeEvent({ kind: 'banked', announcedAt: daysBefore(6) }), resetDaysAgo(5)]).status).toBe(
+      'waiting',
+    );
   });
 
   it('waiting with promotions, boosts and no cadence', () => {
-    expect(statusOf([makeEvent({ kind: 'promo' }), makeEvent({ kind: 'boost', announcedAt: daysBefore(3) })]).status).toBe('waiting');
+    expect(
+      statusOf([makeEvent({ kind: 'promo' }), makeEvent({ kind: 'boost', announcedAt: daysBefore(3) })]).status,
+    ).toBe('waiting');
   });
 
   it.each<[string, Event[], string]>([
-    ['reset_now over a live tease', [makeEvent({ kind: 'tease', announcedAt: daysBefore(0.5) }), resetDaysAgo(0.25)], 'reset_now'],
-    ['tease over banked', [resetDaysAgo(5), makeEvent({ kind: 'tease', announcedAt: daysBefore(2) }), makeEvent({ kind: 'banked', announcedAt: daysBefore(1) })], 'tease'],
-    ['banked over overdue', [...resetsWithGaps([2, 2], 30), makeEvent({ kind: 'banked', announcedAt: daysBefore(1) })], 'banked'],
+    [
+      'reset_now over a live tease',
+      [makeEvent({ kind: 'tease', announcedAt: daysBefore(0.5) }), resetDaysAgo(0.25)],
+      'reset_now',
+    ],
+    [
+      'tease over banked',
+      [
+        resetDaysAgo(5),
+        makeEvent({ kind: 'tease', announcedAt: daysBefore(2) }),
+        makeEvent({ kind: 'banked', announcedAt: daysBefore(1) }),
+      ],
+      'tease',
+    ],
+    [
+      'banked over overdue',
+      [...resetsWithGaps([2, 2], 30), makeEvent({ kind: 'banked', announcedAt: daysBefore(1) })],
+      'banked',
+    ],
     ['overdue over waiting', resetsWithGaps([2, 2], 30), 'overdue'],
   ])('%s', (_, events, expected) => {
     expect(statusOf(events).status).toBe(expected);

@@ -39,7 +39,8 @@ function cadenceAt(summary: ProviderSummary, now: Date): CadenceAt {
   return { nowMs, lastReset: tail.at(-1) ?? null, recentResets: tail, gapCount, gapSumMs, longestGapMs, stillPending };
 }
 
-const daysSinceLastReset = ({ lastReset, nowMs }: CadenceAt) => (lastReset === null ? null : msToDays(nowMs - effectiveMs(lastReset)));
+const daysSinceLastReset = ({ lastReset, nowMs }: CadenceAt) =>
+  lastReset === null ? null : msToDays(nowMs - effectiveMs(lastReset));
 
 /** A provider's board entry at `now` (≥ the summary's `asOf`): O(10 + pending resets), whatever the history. */
 export function statusFromSummary(summary: ProviderSummary, now: Date): ProviderStatus {
@@ -90,7 +91,10 @@ export function estimateFromSummary(summary: ProviderSummary, now: Date): NextEs
 }
 
 /** The whole board (spec 2.7) from one summary per provider, in the enumeration's order. */
-export const boardFromSummaries = (summaries: Readonly<Record<Provider, ProviderSummary>>, now: Date): StatusResponse => ({
+export const boardFromSummaries = (
+  summaries: Readonly<Record<Provider, ProviderSummary>>,
+  now: Date,
+): StatusResponse => ({
   updatedAt: now.toISOString(),
   providers: PROVIDERS.map((provider) => statusFromSummary(summaries[provider], now)),
 });
@@ -107,7 +111,10 @@ export const deriveNextEstimate = (provider: Provider, events: readonly Event[],
 
 export const deriveBoard = (events: readonly Event[], now: Date): StatusResponse =>
   boardFromSummaries(
-    Object.fromEntries(PROVIDERS.map((provider) => [provider, summarizeProvider(provider, events, now)])) as Record<Provider, ProviderSummary>,
+    Object.fromEntries(PROVIDERS.map((provider) => [provider, summarizeProvider(provider, events, now)])) as Record<
+      Provider,
+      ProviderSummary
+    >,
     now,
   );
 

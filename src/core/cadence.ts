@@ -47,5 +47,7 @@ export function cadenceEstimate(effectiveTimesMs: readonly number[]): CadenceEst
   const gaps = recentGaps(gapsBetween(effectiveTimesMs));
   const medianGapMs = median(gaps);
   const last = effectiveTimesMs.at(-1);
-  return medianGapMs === null || last === undefined ? null : { medianGapMs, nextMs: last + medianGapMs, sampleSize: gaps.length };
+  return medianGapMs === null || last === undefined
+    ? null
+    : { medianGapMs, nextMs: last + medianGapMs, sampleSize: gaps.length };
 }

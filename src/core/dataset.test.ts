@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deriveBoard, boardFromSummaries } from './board.ts';
-import { buildEdgeDataset, EdgeDatasetSchema, publishEvents, recentEvents, RECENT_EVENTS_PER_PROVIDER, summariesOf } from './dataset.ts';
+import {
+  buildEdgeDataset,
+  EdgeDatasetSchema,
+  publishEvents,
+  recentEvents,
+  RECENT_EVENTS_PER_PROVIDER,
+  summariesOf,
+} from './dataset.ts';
 import { MS_PER_DAY } from './ordering.ts';
 import { makeEvent, NOW } from './test-events.ts';
 import { PROVIDERS } from './vocabulary.ts';
@@ -18,7 +25,13 @@ const events = fc
   )
   .map((list) =>
     list.map(({ provider, kind, daysAgo, verified }, index) =>
-      makeEvent({ id: `d${index}`, provider, kind, verified, announcedAt: new Date(NOW.getTime() - daysAgo * MS_PER_DAY).toISOString() }),
+      makeEvent({
+        id: `d${index}`,
+        provider,
+        kind,
+        verified,
+        announcedAt: new Date(NOW.getTime() - daysAgo * MS_PER_DAY).toISOString(),
+      }),
     ),
   );
 
@@ -26,11 +39,18 @@ const events = fc
 describe('the edge data set', { timeout: 120_000 }, () => {
   it('serves every timeline exactly as the whole history would', () => {
     fc.assert(
-      fc.property(events, fc.constantFrom('all', ...PROVIDERS), fc.integer({ min: 1, max: 500 }), (list, provider, limit) => {
-        const published = publishEvents(list, NOW).events;
-        const expected = published.filter((event) => provider === 'all' || event.provider === provider).slice(0, limit);
-        expect(recentEvents(buildEdgeDataset(list, NOW), provider, limit)).toEqual(expected);
-      }),
+      fc.property(
+        events,
+        fc.constantFrom('all', ...PROVIDERS),
+        fc.integer({ min: 1, max: 500 }),
+        (list, provider, limit) => {
+          const published = publishEvents(list, NOW).events;
+          const expected = published
+            .filter((event) => provider === 'all' || event.provider === provider)
+            .slice(0, limit);
+          expect(recentEvents(buildEdgeDataset(list, NOW), provider, limit)).toEqual(expected);
+        },
+      ),
     );
   });
 
@@ -44,10 +64,15 @@ describe('the edge data set', { timeout: 120_000 }, () => {
 
   it('keeps at most 500 events per provider, whatever the history, and parses with its schema', () => {
     const many = Array.from({ length: 1_600 }, (_, index) =>
-      makeEvent({ id: `m${index}`, provider: PROVIDERS[index % 3]!, announcedAt: new Date(NOW.getTime() - index * 60_000).toISOString() }),
+      makeEvent({
+        id: `m${index}`,
+        provider: PROVIDERS[index % 3]!,
+        announcedAt: new Date(NOW.getTime() - index * 60_000).toISOString(),
+      }),
     );
     const dataset = buildEdgeDataset(many, NOW);
-    for (const provider of PROVIDERS) expect(dataset.providers[provider].recent).toHaveLength(RECENT_EVENTS_PER_PROVIDER);
+    for (const provider of PROVIDERS)
+      expect(dataset.providers[provider].recent).toHaveLength(RECENT_EVENTS_PER_PROVIDER);
     expect(EdgeDatasetSchema.parse(JSON.parse(JSON.stringify(dataset)))).toEqual(dataset);
   });
 });

@@ -36,20 +36,29 @@ const ProviderDataSchema = z.strictObject({
 
 export const EdgeDatasetSchema = z.strictObject({
   builtAt: UtcTimestampSchema,
-  providers: z.strictObject(Object.fromEntries(PROVIDERS.map((provider) => [provider, ProviderDataSchema])) as Record<Provider, typeof ProviderDataSchema>),
+  providers: z.strictObject(
+    Object.fromEntries(PROVIDERS.map((provider) => [provider, ProviderDataSchema])) as Record<
+      Provider,
+      typeof ProviderDataSchema
+    >,
+  ),
 });
 export type EdgeDataset = z.infer<typeof EdgeDatasetSchema>;
 
 export const HistoryIndexSchema = z
   .strictObject({
     builtAt: UtcTimestampSchema,
-    files: z.array(z.strictObject({ provider: ProviderSchema, year: z.int(), events: z.int().positive(), path: z.string() })),
+    files: z.array(
+      z.strictObject({ provider: ProviderSchema, year: z.int(), events: z.int().positive(), path: z.string() }),
+    ),
   })
   .meta({ id: 'HistoryIndex' });
 export type HistoryIndex = z.infer<typeof HistoryIndexSchema>;
 
 /** The whole history cut into one file per provider and year (UTC year of `announcedAt`), newest first within. */
-export function historyFiles(published: PublishedEvents): { provider: Provider; year: number; file: PublishedEvents }[] {
+export function historyFiles(
+  published: PublishedEvents,
+): { provider: Provider; year: number; file: PublishedEvents }[] {
   const groups = new Map<string, { provider: Provider; year: number; events: Event[] }>();
   for (const event of published.events) {
     const year = new Date(event.announcedAt).getUTCFullYear();
@@ -58,13 +67,22 @@ export function historyFiles(published: PublishedEvents): { provider: Provider; 
     group.events.push(event);
     groups.set(key, group);
   }
-  return [...groups.values()].map(({ provider, year, events }) => ({ provider, year, file: { builtAt: published.builtAt, events } }));
+  return [...groups.values()].map(({ provider, year, events }) => ({
+    provider,
+    year,
+    file: { builtAt: published.builtAt, events },
+  }));
 }
 
 export const historyIndex = (published: PublishedEvents): HistoryIndex => ({
   builtAt: published.builtAt,
   files: historyFiles(published)
-    .map(({ provider, year, file }) => ({ provider, year, events: file.events.length, path: historyFilePath(provider, year) }))
+    .map(({ provider, year, file }) => ({
+      provider,
+      year,
+      events: file.events.length,
+      path: historyFilePath(provider, year),
+    }))
     .sort((a, b) => b.year - a.year || (a.provider < b.provider ? -1 : 1)),
 });
 
@@ -88,7 +106,10 @@ export function buildEdgeDataset(events: readonly Event[], builtAt: Date): EdgeD
 }
 
 export const summariesOf = (dataset: EdgeDataset) =>
-  Object.fromEntries(PROVIDERS.map((provider) => [provider, dataset.providers[provider].summary])) as Record<Provider, EdgeDataset['providers'][Provider]['summary']>;
+  Object.fromEntries(PROVIDERS.map((provider) => [provider, dataset.providers[provider].summary])) as Record<
+    Provider,
+    EdgeDataset['providers'][Provider]['summary']
+  >;
 
 /** The newest `limit` events of one provider or of all three (a merge of the per-provider lists). */
 export function recentEvents(dataset: EdgeDataset, provider: ProviderFilter, limit: number): Event[] {
@@ -100,7 +121,11 @@ export function recentEvents(dataset: EdgeDataset, provider: ProviderFilter, lim
     let best = -1;
     for (const [index, list] of lists.entries()) {
       const candidate = list[positions[index]!];
-      if (candidate !== undefined && (best === -1 || compareNewestFirst(candidate, lists[best]![positions[best]!]!) < 0)) best = index;
+      if (
+        candidate !== undefined &&
+        (best === -1 || compareNewestFirst(candidate, lists[best]![positions[best]!]!) < 0)
+      )
+        best = index;
     }
     if (best === -1) break;
     merged.push(lists[best]![positions[best]!]!);

@@ -5,7 +5,11 @@ import { makeEvent, NOW } from './test-events.ts';
 
 describe('buildProviderPageData', () => {
   const events = Array.from({ length: 2_500 }, (_, index) =>
-    makeEvent({ id: `r${index}`, kind: 'reset', announcedAt: new Date(NOW.getTime() - (index + 1) * 86_400_000 - (index % 7) * 3_600_000).toISOString() }),
+    makeEvent({
+      id: `r${index}`,
+      kind: 'reset',
+      announcedAt: new Date(NOW.getTime() - (index + 1) * 86_400_000 - (index % 7) * 3_600_000).toISOString(),
+    }),
   );
   const page = buildProviderPageData('provider_a', events, NOW);
 
@@ -19,6 +23,8 @@ describe('buildProviderPageData', () => {
   });
 
   it('still takes the median error over every check', () => {
-    expect(page.trackRecord.medianAbsoluteErrorDays).toBe(estimateTrackRecord('provider_a', events, NOW).medianAbsoluteErrorDays);
+    expect(page.trackRecord.medianAbsoluteErrorDays).toBe(
+      estimateTrackRecord('provider_a', events, NOW).medianAbsoluteErrorDays,
+    );
   });
 });

@@ -42,6 +42,9 @@ export function buildProviderPageData(provider: Provider, events: readonly Event
     history: history.slice(0, PAGE_LIMITS.history),
     totalEvents: history.length,
     gaps: resetGapSeries(provider, events, builtAt).slice(-PAGE_LIMITS.gaps),
-    trackRecord: { checks: record.checks.slice(-PAGE_LIMITS.checks), medianAbsoluteErrorDays: record.medianAbsoluteErrorDays },
+    trackRecord: {
+      checks: record.checks.slice(-PAGE_LIMITS.checks),
+      medianAbsoluteErrorDays: record.medianAbsoluteErrorDays,
+    },
   };
 }

@@ -16,11 +16,17 @@ export const UtcTimestampSchema = z.iso
 /** File names, URL anchors and calendar UIDs are built from ids, so they stay in a safe alphabet. */
 export const EventIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'must be 1 to 128 letters, digits, "_" or "-", starting with a letter or digit');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/,
+    'must be 1 to 128 letters, digits, "_" or "-", starting with a letter or digit',
+  );
 
 export const ScopeSchema = z
   .string()
-  .regex(/^(global|plan:[a-z0-9][a-z0-9_.-]{0,63})$/, 'must be "global" or "plan:<plan_name>" (lower-case letters, digits, "_", "." or "-")')
+  .regex(
+    /^(global|plan:[a-z0-9][a-z0-9_.-]{0,63})$/,
+    'must be "global" or "plan:<plan_name>" (lower-case letters, digits, "_", "." or "-")',
+  )
   .meta({ examples: ['global', 'plan:pro'] });
 
 export const SourceUrlSchema = z
@@ -161,8 +167,6 @@ export const JsonRpcResponseSchema = z
     jsonrpc: z.literal('2.0'),
     id: JsonRpcIdSchema,
     result: z.record(z.string(), z.unknown()).optional(),
-    error: z
-      .object({ code: z.int(), message: z.string(), data: z.unknown().optional() })
-      .optional(),
+    error: z.object({ code: z.int(), message: z.string(), data: z.unknown().optional() }).optional(),
   })
   .meta({ id: 'JsonRpcResponse' });

@@ -6,7 +6,8 @@ import type { Event } from './schemas.ts';
 
 export const NOW = new Date('2026-06-15T12:00:00.000Z');
 
-export const daysBefore = (days: number, now: Date = NOW): string => new Date(now.getTime() - days * MS_PER_DAY).toISOString();
+export const daysBefore = (days: number, now: Date = NOW): string =>
+  new Date(now.getTime() - days * MS_PER_DAY).toISOString();
 
 let sequence = 0;
 

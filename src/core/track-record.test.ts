@@ -23,7 +23,10 @@ describe('estimateTrackRecord', () => {
   });
 
   it('is empty, with no median, while there is no history to estimate from', () => {
-    expect(estimateTrackRecord('provider_a', [resetDaysAgo(3)], NOW)).toEqual({ checks: [], medianAbsoluteErrorDays: null });
+    expect(estimateTrackRecord('provider_a', [resetDaysAgo(3)], NOW)).toEqual({
+      checks: [],
+      medianAbsoluteErrorDays: null,
+    });
     expect(estimateTrackRecord('provider_b', resetsWithGaps([5, 5], 1), NOW).checks).toEqual([]);
   });
 

@@ -33,7 +33,11 @@ export function estimateTrackRecord(provider: Provider, events: readonly Event[]
     while (times[before]! < times[index]!) before += 1;
     const estimate = cadenceEstimate(times.slice(Math.max(0, before - MEDIAN_BASIS_RESETS), before));
     if (estimate === null) continue;
-    checks.push({ reset, estimatedAt: toIsoTimestamp(estimate.nextMs), errorDays: (times[index]! - estimate.nextMs) / MS_PER_DAY });
+    checks.push({
+      reset,
+      estimatedAt: toIsoTimestamp(estimate.nextMs),
+      errorDays: (times[index]! - estimate.nextMs) / MS_PER_DAY,
+    });
   }
   return { checks, medianAbsoluteErrorDays: median(checks.map((check) => Math.abs(check.errorDays))) };
 }

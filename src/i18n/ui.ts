@@ -8,12 +8,20 @@ const en = {
   languageSwitchLabel: 'Read this page in Chinese',
   skipToContent: 'Skip to content',
   boardCaption: 'Usage-limit resets by provider',
-  columns: { provider: 'Provider', status: 'Status', lastReset: 'Last reset', daysSince: 'Days since', nextEstimate: 'Next reset (cadence estimate)', latestSignal: 'Latest signal' },
+  columns: {
+    provider: 'Provider',
+    status: 'Status',
+    lastReset: 'Last reset',
+    daysSince: 'Days since',
+    nextEstimate: 'Next reset (cadence estimate)',
+    latestSignal: 'Latest signal',
+  },
   never: 'none recorded',
   noEstimate: 'not enough history',
   anyTimeNow: 'any time now',
   estimateWas: 'estimate was',
-  estimateNote: 'Estimates are the last reset plus the median gap of the last 10 resets: a cadence, not a vendor schedule.',
+  estimateNote:
+    'Estimates are the last reset plus the median gap of the last 10 resets: a cadence, not a vendor schedule.',
   computedAt: 'Computed',
   computedNote: 'Status and relative times were computed at this moment; reload for newer.',
   latestHeading: 'Latest announcements',
@@ -23,10 +31,17 @@ const en = {
   effective: 'effective',
   feeds: 'Feeds',
   statsHeading: 'Statistics',
-  stats: { totalResets: 'Resets recorded', medianIntervalDays: 'Median gap (last 10 resets)', meanIntervalDays: 'Mean gap', longestWaitDays: 'Longest wait', firstRecordedAt: 'First recorded' },
+  stats: {
+    totalResets: 'Resets recorded',
+    medianIntervalDays: 'Median gap (last 10 resets)',
+    meanIntervalDays: 'Mean gap',
+    longestWaitDays: 'Longest wait',
+    firstRecordedAt: 'First recorded',
+  },
   days: (value: number) => `${value.toFixed(1)} days`,
   historyHeading: 'History',
-  historyTruncated: (shown: number, total: number) => `The newest ${shown.toLocaleString('en')} of ${total.toLocaleString('en')} announcements; every one is in the data files:`,
+  historyTruncated: (shown: number, total: number) =>
+    `The newest ${shown.toLocaleString('en')} of ${total.toLocaleString('en')} announcements; every one is in the data files:`,
   hoursHeading: 'Reset announcements by hour of day',
   hoursUtc: 'UTC hours',
   hoursLocal: 'your local hours',
@@ -43,7 +58,8 @@ const en = {
   late: 'after the estimate',
   onTime: 'on the estimate',
   notFoundProvider: 'Unknown provider',
-  footerTerms: 'Data as is, without warranty. Not affiliated with the providers. Link back and keep each event’s original post when republishing.',
+  footerTerms:
+    'Data as is, without warranty. Not affiliated with the providers. Link back and keep each event’s original post when republishing.',
   badge: 'Status badge',
 };
 
@@ -56,7 +72,14 @@ const zh: UiText = {
   languageSwitchLabel: '阅读本页英文版',
   skipToContent: '跳到正文',
   boardCaption: '各供应商的用量上限重置',
-  columns: { provider: '供应商', status: '状态', lastReset: '上次重置', daysSince: '已过天数', nextEstimate: '下次重置（节奏估计）', latestSignal: '最新动态' },
+  columns: {
+    provider: '供应商',
+    status: '状态',
+    lastReset: '上次重置',
+    daysSince: '已过天数',
+    nextEstimate: '下次重置（节奏估计）',
+    latestSignal: '最新动态',
+  },
   never: '尚无记录',
   noEstimate: '历史不足',
   anyTimeNow: '随时可能',
@@ -71,10 +94,17 @@ const zh: UiText = {
   effective: '生效',
   feeds: '订阅源',
   statsHeading: '统计',
-  stats: { totalResets: '已记录的重置', medianIntervalDays: '间隔中位数（最近 10 次）', meanIntervalDays: '平均间隔', longestWaitDays: '最长等待', firstRecordedAt: '首次记录' },
+  stats: {
+    totalResets: '已记录的重置',
+    medianIntervalDays: '间隔中位数（最近 10 次）',
+    meanIntervalDays: '平均间隔',
+    longestWaitDays: '最长等待',
+    firstRecordedAt: '首次记录',
+  },
   days: (value: number) => `${value.toFixed(1)} 天`,
   historyHeading: '历史',
-  historyTruncated: (shown: number, total: number) => `此处显示 ${total} 条公告中最新的 ${shown} 条；全部公告见数据文件：`,
+  historyTruncated: (shown: number, total: number) =>
+    `此处显示 ${total} 条公告中最新的 ${shown} 条；全部公告见数据文件：`,
   hoursHeading: '重置公告的时段分布',
   hoursUtc: 'UTC 小时',
   hoursLocal: '你的本地小时',
@@ -91,7 +121,8 @@ const zh: UiText = {
   late: '晚于估计',
   onTime: '与估计一致',
   notFoundProvider: '未知的供应商',
-  footerTerms: '数据按原样提供，不作任何保证。本服务与各供应商无关联。转载时请链接回本服务，并保留每条公告的原始帖子链接。',
+  footerTerms:
+    '数据按原样提供，不作任何保证。本服务与各供应商无关联。转载时请链接回本服务，并保留每条公告的原始帖子链接。',
   badge: '状态徽章',
 };
 

@@ -18,7 +18,12 @@ const RULES: Record<string, Record<string, string>> = {
 
 export const renderHeadersFile = (): string =>
   Object.entries(RULES)
-    .map(([path, headers]) => `${path}\n${Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n`)
+    .map(
+      ([path, headers]) =>
+        `${path}\n${Object.entries(headers)
+          .map(([name, value]) => `  ${name}: ${value}`)
+          .join('\n')}\n`,
+    )
     .join('\n');
 
 export function staticHeaders(): AstroIntegration {

@@ -16,7 +16,10 @@ export async function readEventFiles(root: string): Promise<EventFile[]> {
     const batch = jsonFiles.slice(start, start + READ_BATCH);
     files.push(
       ...(await Promise.all(
-        batch.map(async (file) => ({ path: path.relative(root, file).split(path.sep).join('/'), text: await readFile(file, 'utf8') })),
+        batch.map(async (file) => ({
+          path: path.relative(root, file).split(path.sep).join('/'),
+          text: await readFile(file, 'utf8'),
+        })),
       )),
     );
   }

@@ -38,9 +38,14 @@ export async function addDraft(root: string, event: Event, now = new Date()): Pr
 
 export async function verifyEvent(root: string, id: string, now = new Date()): Promise<StoreResult> {
   const file = (await readEventFiles(root)).find((candidate) => path.posix.basename(candidate.path) === `${id}.json`);
-  if (file === undefined) return { ok: false, problems: [{ file: `*/${id}.json`, field: 'id', message: 'no event file has this id' }] };
+  if (file === undefined)
+    return { ok: false, problems: [{ file: `*/${id}.json`, field: 'id', message: 'no event file has this id' }] };
   const parsed = EventSchema.safeParse(JSON.parse(await readFile(path.join(root, file.path), 'utf8')));
-  if (!parsed.success) return { ok: false, problems: [{ file: file.path, field: null, message: 'is not a valid event; run npm run validate' }] };
+  if (!parsed.success)
+    return {
+      ok: false,
+      problems: [{ file: file.path, field: null, message: 'is not a valid event; run npm run validate' }],
+    };
   const changed = { path: file.path, text: serializeEventFile({ ...parsed.data, verified: true }) };
   const problems = await checkChange(root, changed, now);
   if (problems.length > 0) return { ok: false, problems };

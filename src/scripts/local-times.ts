@@ -22,7 +22,10 @@ export function showLocalTimes(document: Document): void {
   const offsetMinutes = -new Date().getTimezoneOffset();
   for (const label of document.querySelectorAll<SVGTextElement>('text[data-local-hour-of]')) {
     const minutes = (Number(label.dataset['localHourOf']) * 60 + offsetMinutes + 1440) % 1440;
-    const text = minutes % 60 === 0 ? String(minutes / 60) : `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+    const text =
+      minutes % 60 === 0
+        ? String(minutes / 60)
+        : `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
     label.textContent = text;
   }
   for (const row of document.querySelectorAll<SVGElement>('[data-local-hours]')) row.removeAttribute('visibility');

@@ -16,12 +16,20 @@ export function enhanceWindowTracker(document: Document): void {
 
   const list = (selector: string, lines: string[]) => {
     const element = document.querySelector(selector);
-    element?.replaceChildren(...lines.map((line) => Object.assign(document.createElement('li'), { textContent: line })));
+    element?.replaceChildren(
+      ...lines.map((line) => Object.assign(document.createElement('li'), { textContent: line })),
+    );
   };
 
   const update = () => {
-    const plan = planWindowTracker(new URLSearchParams(new FormData(form) as unknown as Record<string, string>), locale);
-    list('#tracker-problems', plan.problems.map((problem) => text.problems[problem]));
+    const plan = planWindowTracker(
+      new URLSearchParams(new FormData(form) as unknown as Record<string, string>),
+      locale,
+    );
+    list(
+      '#tracker-problems',
+      plan.problems.map((problem) => text.problems[problem]),
+    );
     list(
       '#tracker-conversions',
       [[plan.reset, plan.resetAt] as const, [plan.weekly, plan.weeklyAt] as const].flatMap(([local, instant]) =>

@@ -2,22 +2,74 @@ import fc from 'fast-check';
 
 /** Hostile query strings and path segments for the HTTP fuzz tests (and `npm run fuzz`). */
 
-const KEYS = ['provider', 'limit', 'format', 'resetAt', 'weeklyAt', 'tz', 'locale', 'x', 'utm_source', '', '%00', 'provider%5B%5D'];
+const KEYS = [
+  'provider',
+  'limit',
+  'format',
+  'resetAt',
+  'weeklyAt',
+  'tz',
+  'locale',
+  'x',
+  'utm_source',
+  '',
+  '%00',
+  'provider%5B%5D',
+];
 const VALUES = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 30 }),
-  fc.constantFrom('provider_a', 'provider_b', 'all', '0', '1', '500', '501', '-1', '1e2', '0x10', ' 7', '%00', '%E2%80%AE', '%FF%FE', '%', '%%', '2026-11-21T18:30:00%2B08:00', '2026-11-21T18:30:00Z', '2026-02-30T18:30:00Z', 'Europe%2FBerlin%0D%0ADTSTART:1', 'zh', 'csv'),
+  fc.constantFrom(
+    'provider_a',
+    'provider_b',
+    'all',
+    '0',
+    '1',
+    '500',
+    '501',
+    '-1',
+    '1e2',
+    '0x10',
+    ' 7',
+    '%00',
+    '%E2%80%AE',
+    '%FF%FE',
+    '%',
+    '%%',
+    '2026-11-21T18:30:00%2B08:00',
+    '2026-11-21T18:30:00Z',
+    '2026-02-30T18:30:00Z',
+    'Europe%2FBerlin%0D%0ADTSTART:1',
+    'zh',
+    'csv',
+  ),
   fc.string({ minLength: 1_000, maxLength: 4_000 }).map(encodeURIComponent),
 );
 
 /** A raw query string: keys repeated, values sometimes percent-encoded, sometimes raw (and then broken). */
 export const hostileQuery = fc
   .array(fc.tuple(fc.constantFrom(...KEYS), VALUES, fc.boolean()), { maxLength: 8 })
-  .map((pairs) => pairs.map(([key, value, encode]) => `${key}=${encode ? encodeURIComponent(value) : value.replace(/[#\s]/g, '')}`).join('&'));
+  .map((pairs) =>
+    pairs
+      .map(([key, value, encode]) => `${key}=${encode ? encodeURIComponent(value) : value.replace(/[#\s]/g, '')}`)
+      .join('&'),
+  );
 
 /** A path segment where a provider name goes. */
 export const hostileSegment = fc.oneof(
-  fc.constantFrom('provider_a', 'provider_c', 'provider_a.svg', 'provider_b.json', 'PROVIDER_A', '..', '%2e%2e', '%00', '%E2%80%AE', '%', 'a'.repeat(300)),
+  fc.constantFrom(
+    'provider_a',
+    'provider_c',
+    'provider_a.svg',
+    'provider_b.json',
+    'PROVIDER_A',
+    '..',
+    '%2e%2e',
+    '%00',
+    '%E2%80%AE',
+    '%',
+    'a'.repeat(300),
+  ),
   fc.string({ maxLength: 20 }).map(encodeURIComponent),
 );
 

@@ -23,10 +23,18 @@ export async function loadContract(baseUrl: string) {
   ajv.addSchema({ $id: DOCUMENT_ID, components: document.components });
 
   /** Asserts that `body` is what the document promises for this path, method and status. */
-  function expectBodyMatches(path: string, status: number, body: unknown, method = 'get', mediaType = 'application/json') {
+  function expectBodyMatches(
+    path: string,
+    status: number,
+    body: unknown,
+    method = 'get',
+    mediaType = 'application/json',
+  ) {
     const schema = document.paths[path]?.[method]?.responses[String(status)]?.content?.[mediaType]?.schema;
     expect(schema, `the document describes ${method.toUpperCase()} ${path} ${status} ${mediaType}`).toBeDefined();
-    const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`)) as object;
+    const rebased = JSON.parse(
+      JSON.stringify(schema).replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`),
+    ) as object;
     const validate = ajv.compile(rebased);
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
   }

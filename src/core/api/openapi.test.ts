@@ -9,16 +9,38 @@ const document = buildOpenApiDocument('https://board.example');
 describe('buildOpenApiDocument', () => {
   it('is a valid OpenAPI 3.1.0 document, API version 1.0.0', async () => {
     expect(await new Validator().validate(document)).toEqual({ valid: true });
-    expect(document).toMatchObject({ openapi: '3.1.0', info: { version: '1.0.0' }, servers: [{ url: 'https://board.example' }] });
+    expect(document).toMatchObject({
+      openapi: '3.1.0',
+      info: { version: '1.0.0' },
+      servers: [{ url: 'https://board.example' }],
+    });
   });
 
   it('describes every path of the API, the aliases included', () => {
     expect(Object.keys(document['paths'] as object).sort()).toEqual(
       [
-        '/api/status', '/api/status/{provider}', '/api/timeline', '/api/timeline.csv', '/feed.xml', '/feed.atom', '/feed.json',
-        '/api/feed', '/api/ics', '/index.md', '/zh/index.md', '/llms.txt', '/openapi.json', '/mcp', '/api/mcp',
-        '/calendar.ics', '/calendar/{provider}.ics', '/badge/{provider}.svg', '/badge/{provider}.json',
-        '/data/events/index.json', '/data/events/{provider}/{year}.json', '/.well-known/mcp.json',
+        '/api/status',
+        '/api/status/{provider}',
+        '/api/timeline',
+        '/api/timeline.csv',
+        '/feed.xml',
+        '/feed.atom',
+        '/feed.json',
+        '/api/feed',
+        '/api/ics',
+        '/index.md',
+        '/zh/index.md',
+        '/llms.txt',
+        '/openapi.json',
+        '/mcp',
+        '/api/mcp',
+        '/calendar.ics',
+        '/calendar/{provider}.ics',
+        '/badge/{provider}.svg',
+        '/badge/{provider}.json',
+        '/data/events/index.json',
+        '/data/events/{provider}/{year}.json',
+        '/.well-known/mcp.json',
       ].sort(),
     );
   });

@@ -23,7 +23,9 @@ function componentRefs(schema: JsonObject): JsonObject {
 
 function queryParameters(schema: z.ZodObject, required: readonly string[] = []) {
   return Object.entries(schema.shape).map(([name, field]) => {
-    const described = componentRefs(z.toJSONSchema(field as z.ZodType, { io: 'output', target: 'draft-2020-12' }) as JsonObject);
+    const described = componentRefs(
+      z.toJSONSchema(field as z.ZodType, { io: 'output', target: 'draft-2020-12' }) as JsonObject,
+    );
     const { description, ...fieldSchema } = described;
     return { name, in: 'query', required: required.includes(name), description, schema: fieldSchema };
   });
@@ -104,7 +106,9 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
   });
-  const components = Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, componentRefs(schema as JsonObject)]));
+  const components = Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => [id, componentRefs(schema as JsonObject)]),
+  );
   const jsonOk = (schema: string, description: string) => ({
     description,
     headers: { ...cached, ETag: header('ETag') },
@@ -128,14 +132,20 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
       '/api/status': {
         get: {
           summary: 'The board: status, last reset, cadence estimate and statistics per provider',
-          responses: { '200': jsonOk('StatusResponse', 'the board at request time'), '304': { description: 'not modified (If-None-Match)' }, '500': internalError },
+          responses: {
+            '200': jsonOk('StatusResponse', 'the board at request time'),
+            '304': { description: 'not modified (If-None-Match)' },
+            '500': internalError,
+          },
         },
         options: preflight,
       },
       '/api/status/{provider}': {
         get: {
           summary: 'One provider’s status',
-          parameters: [{ name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } }],
+          parameters: [
+            { name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } },
+          ],
           responses: {
             '200': jsonOk('ProviderStatus', 'the provider’s board entry at request time'),
             '304': { description: 'not modified (If-None-Match)' },
@@ -150,8 +160,14 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
           parameters: queryParameters(TimelineQuerySchema),
           responses: {
             '200': {
-              ...jsonOk('TimelineResponse', 'with format=json (the default): a TimelineResponse; with format=csv: as /api/timeline.csv'),
-              content: { 'application/json': { schema: ref('TimelineResponse') }, 'text/csv': { schema: { type: 'string' } } },
+              ...jsonOk(
+                'TimelineResponse',
+                'with format=json (the default): a TimelineResponse; with format=csv: as /api/timeline.csv',
+              ),
+              content: {
+                'application/json': { schema: ref('TimelineResponse') },
+                'text/csv': { schema: { type: 'string' } },
+              },
             },
             '304': { description: 'not modified (If-None-Match)' },
             '400': invalidQuery,
@@ -176,7 +192,10 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
           summary: 'Alias of /feed.xml',
           parameters: queryParameters(FeedQuerySchema),
           responses: {
-            '308': { description: 'permanent redirect to /feed.xml, with the query’s provider', headers: { ...cors, Location: header('Location') } },
+            '308': {
+              description: 'permanent redirect to /feed.xml, with the query’s provider',
+              headers: { ...cors, Location: header('Location') },
+            },
             '400': invalidQuery,
           },
         },
@@ -196,10 +215,36 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
         },
         options: preflight,
       },
-      '/index.md': { get: { summary: 'The board as Markdown (English)', responses: { '200': textResponse('regenerated per request', 'text/markdown'), '500': internalError } } },
-      '/zh/index.md': { get: { summary: 'The board as Markdown (Chinese)', responses: { '200': textResponse('regenerated per request', 'text/markdown'), '500': internalError } } },
-      '/llms.txt': { get: { summary: 'Where language models find the Markdown mirrors, this document and MCP', responses: { '200': textResponse('plain text', 'text/plain') } } },
-      '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1.0', headers: cors, content: { 'application/json': { schema: { type: 'object' } } } } } } },
+      '/index.md': {
+        get: {
+          summary: 'The board as Markdown (English)',
+          responses: { '200': textResponse('regenerated per request', 'text/markdown'), '500': internalError },
+        },
+      },
+      '/zh/index.md': {
+        get: {
+          summary: 'The board as Markdown (Chinese)',
+          responses: { '200': textResponse('regenerated per request', 'text/markdown'), '500': internalError },
+        },
+      },
+      '/llms.txt': {
+        get: {
+          summary: 'Where language models find the Markdown mirrors, this document and MCP',
+          responses: { '200': textResponse('plain text', 'text/plain') },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          summary: 'This document',
+          responses: {
+            '200': {
+              description: 'OpenAPI 3.1.0',
+              headers: cors,
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+          },
+        },
+      },
       '/calendar.ics': {
         get: {
           summary: 'The newest 1,000 announcements and each provider’s estimate, to subscribe to',
@@ -210,23 +255,36 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
       '/calendar/{provider}.ics': {
         get: {
           summary: 'One provider’s subscribable calendar',
-          parameters: [{ name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } }],
+          parameters: [
+            { name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } },
+          ],
           responses: { '200': textResponse('RFC 5545', 'text/calendar') },
         },
       },
       '/badge/{provider}.svg': {
         get: {
           summary: 'An embeddable status badge',
-          parameters: [{ name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } }],
-          responses: { '200': textResponse('SVG image', 'image/svg+xml'), '404': errorResponse('unknown provider: `invalid_provider`') },
+          parameters: [
+            { name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } },
+          ],
+          responses: {
+            '200': textResponse('SVG image', 'image/svg+xml'),
+            '404': errorResponse('unknown provider: `invalid_provider`'),
+          },
         },
       },
       '/badge/{provider}.json': {
         get: {
           summary: 'The status badge as a shields.io endpoint',
-          parameters: [{ name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } }],
+          parameters: [
+            { name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } },
+          ],
           responses: {
-            '200': { description: 'shields.io endpoint schema', headers: cached, content: { 'application/json': { schema: { type: 'object' } } } },
+            '200': {
+              description: 'shields.io endpoint schema',
+              headers: cached,
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
             '404': errorResponse('unknown provider: `invalid_provider`'),
           },
         },
@@ -234,7 +292,13 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
       '/data/events/index.json': {
         get: {
           summary: 'The whole history: one file per provider and year, listed',
-          responses: { '200': { description: 'the files', headers: cors, content: { 'application/json': { schema: ref('HistoryIndex') } } } },
+          responses: {
+            '200': {
+              description: 'the files',
+              headers: cors,
+              content: { 'application/json': { schema: ref('HistoryIndex') } },
+            },
+          },
         },
       },
       '/data/events/{provider}/{year}.json': {
@@ -244,11 +308,26 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
             { name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDERS] } },
             { name: 'year', in: 'path', required: true, schema: { type: 'integer' } },
           ],
-          responses: { '200': { description: 'the events', headers: cors, content: { 'application/json': { schema: ref('PublishedEvents') } } } },
+          responses: {
+            '200': {
+              description: 'the events',
+              headers: cors,
+              content: { 'application/json': { schema: ref('PublishedEvents') } },
+            },
+          },
         },
       },
       '/.well-known/mcp.json': {
-        get: { summary: 'The MCP server card', responses: { '200': { description: 'server card', headers: cors, content: { 'application/json': { schema: { type: 'object' } } } } } },
+        get: {
+          summary: 'The MCP server card',
+          responses: {
+            '200': {
+              description: 'server card',
+              headers: cors,
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+          },
+        },
       },
       '/mcp': mcpOperation('MCP server (JSON-RPC 2.0 over HTTP POST)'),
       '/api/mcp': mcpOperation('Alias of /mcp'),
@@ -256,11 +335,25 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
     components: {
       schemas: components,
       headers: {
-        AccessControlAllowOrigin: { description: 'every response may be read from any origin', schema: { type: 'string', const: '*' } },
-        CacheControl: { description: 'edge caching: 60 s for JSON, CSV and Markdown, 300 s for feeds', schema: { type: 'string' } },
-        ETag: { description: 'a weak validator of the data in the body (clock-only fields excluded); send it back in If-None-Match', schema: { type: 'string' } },
-        ContentDispositionInline: { schema: { type: 'string', examples: ['inline; filename=departures-board-timeline-all.csv'] } },
-        ContentDispositionAttachment: { schema: { type: 'string', examples: ['attachment; filename=departures-board-provider_a.ics'] } },
+        AccessControlAllowOrigin: {
+          description: 'every response may be read from any origin',
+          schema: { type: 'string', const: '*' },
+        },
+        CacheControl: {
+          description: 'edge caching: 60 s for JSON, CSV and Markdown, 300 s for feeds',
+          schema: { type: 'string' },
+        },
+        ETag: {
+          description:
+            'a weak validator of the data in the body (clock-only fields excluded); send it back in If-None-Match',
+          schema: { type: 'string' },
+        },
+        ContentDispositionInline: {
+          schema: { type: 'string', examples: ['inline; filename=departures-board-timeline-all.csv'] },
+        },
+        ContentDispositionAttachment: {
+          schema: { type: 'string', examples: ['attachment; filename=departures-board-provider_a.ics'] },
+        },
         RetryAfter: { description: 'whole seconds to wait', schema: { type: 'integer', minimum: 0 } },
         Location: { schema: { type: 'string' } },
       },

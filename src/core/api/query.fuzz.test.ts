@@ -4,12 +4,46 @@ import { FeedQuerySchema, IcsQuerySchema, parseQuery, TimelineCsvQuerySchema, Ti
 
 /** Every query parser against hostile query strings: it answers, never throws, and never lets garbage through. */
 
-const KEYS = ['provider', 'limit', 'format', 'resetAt', 'weeklyAt', 'tz', 'locale', 'utm_source', '', 'PROVIDER', 'limit[]', '__proto__', 'constructor'];
+const KEYS = [
+  'provider',
+  'limit',
+  'format',
+  'resetAt',
+  'weeklyAt',
+  'tz',
+  'locale',
+  'utm_source',
+  '',
+  'PROVIDER',
+  'limit[]',
+  '__proto__',
+  'constructor',
+];
 const hostileValue = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 50 }),
   fc.string({ unit: 'binary', maxLength: 50 }),
-  fc.constantFrom('provider_a', 'all', '200', '0', '-1', '1e3', '500', '501', ' 5', '5 ', '\u0000', '%00', 'provider_a\u0000', '2026-11-21T18:30:00Z', '2026-02-30T10:00:00+01:00', 'Europe/Berlin\r\nX: y', 'json', 'csv', 'zh'),
+  fc.constantFrom(
+    'provider_a',
+    'all',
+    '200',
+    '0',
+    '-1',
+    '1e3',
+    '500',
+    '501',
+    ' 5',
+    '5 ',
+    '\u0000',
+    '%00',
+    'provider_a\u0000',
+    '2026-11-21T18:30:00Z',
+    '2026-02-30T10:00:00+01:00',
+    'Europe/Berlin\r\nX: y',
+    'json',
+    'csv',
+    'zh',
+  ),
   fc.string({ minLength: 2_000, maxLength: 10_000 }),
   fc.nat().map(String),
 );
@@ -30,7 +64,13 @@ describe.each([
       fc.property(queries, (params) => {
         const result = parseQuery(schema, params);
         if (result.ok) {
-          expect(schema.safeParse(Object.fromEntries(Object.keys(schema.shape).flatMap((key) => (params.has(key) ? [[key, params.get(key)]] : [])))).success).toBe(true);
+          expect(
+            schema.safeParse(
+              Object.fromEntries(
+                Object.keys(schema.shape).flatMap((key) => (params.has(key) ? [[key, params.get(key)]] : [])),
+              ),
+            ).success,
+          ).toBe(true);
           for (const key of Object.keys(schema.shape)) expect(params.getAll(key).length).toBeLessThanOrEqual(1);
         } else {
           expect(result.issues.length).toBeGreaterThan(0);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FeedQuerySchema, IcsQuerySchema, parseQuery, TimelineCsvQuerySchema, TimelineQuerySchema } from './query.ts';
 
-const parse = (schema: Parameters<typeof parseQuery>[0], query: string) => parseQuery(schema, new URLSearchParams(query));
+const parse = (schema: Parameters<typeof parseQuery>[0], query: string) =>
+  parseQuery(schema, new URLSearchParams(query));
 
 describe('parseQuery: timeline', () => {
   it.each([
@@ -63,7 +64,10 @@ describe('parseQuery: feeds', () => {
 describe('parseQuery: calendar', () => {
   it.each([
     ['provider=provider_a&resetAt=2026-11-21T18:30:00%2B01:00', { resetAt: '2026-11-21T18:30:00+01:00' }],
-    ['provider=provider_a&weeklyAt=2026-11-23T09:00:00Z&locale=zh&tz=Europe/Berlin', { weeklyAt: '2026-11-23T09:00:00Z', locale: 'zh', tz: 'Europe/Berlin' }],
+    [
+      'provider=provider_a&weeklyAt=2026-11-23T09:00:00Z&locale=zh&tz=Europe/Berlin',
+      { weeklyAt: '2026-11-23T09:00:00Z', locale: 'zh', tz: 'Europe/Berlin' },
+    ],
   ])('accepts ?%s', (query, expected) => {
     const result = parse(IcsQuerySchema, query);
     expect(result).toEqual({ ok: true, value: expect.objectContaining(expected) });

@@ -49,7 +49,12 @@ export const IcsQuerySchema = z
     provider: z.enum(PROVIDERS).describe('used in event titles'),
     resetAt: WindowTimeSchema.optional().describe('reset time of the 5-hour window'),
     weeklyAt: WindowTimeSchema.optional().describe('reset time of the weekly window'),
-    tz: z.string().max(64).regex(TZ_PATTERN, 'must be an IANA zone name').optional().describe('only echoed in the event description'),
+    tz: z
+      .string()
+      .max(64)
+      .regex(TZ_PATTERN, 'must be an IANA zone name')
+      .optional()
+      .describe('only echoed in the event description'),
     locale: z.enum(['en', 'zh']).default('en').describe('language of event titles'),
   })
   .refine((query) => query.resetAt !== undefined || query.weeklyAt !== undefined, {
@@ -81,7 +86,11 @@ export function parseQuery<S extends z.ZodObject>(schema: S, params: URLSearchPa
   // A repeated parameter is left out of `raw`, so the schema reports nothing more about it.
   const parsed = schema.safeParse(raw);
   for (const issue of parsed.error?.issues ?? []) {
-    issues.push({ code: issue.code, path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)), message: issue.message });
+    issues.push({
+      code: issue.code,
+      path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)),
+      message: issue.message,
+    });
   }
   return issues.length > 0 || !parsed.success ? { ok: false, issues } : { ok: true, value: parsed.data };
 }

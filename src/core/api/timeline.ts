@@ -7,7 +7,11 @@ export interface TimelineSelection {
   limit: number;
 }
 
-export const buildTimelineResponse = (dataset: EdgeDataset, selection: TimelineSelection, updatedAt: Date): TimelineResponse => ({
+export const buildTimelineResponse = (
+  dataset: EdgeDataset,
+  selection: TimelineSelection,
+  updatedAt: Date,
+): TimelineResponse => ({
   provider: selection.provider,
   updatedAt: updatedAt.toISOString(),
   events: recentEvents(dataset, selection.provider, selection.limit),

@@ -58,7 +58,12 @@ describe('buildDraftEvent', () => {
   });
 
   it('reports every bad field', () => {
-    const result = buildDraftEvent({ ...input, kind: 'restart', sourceUrl: 'http://posts.provider-a.example/1', announcedAt: '2026-11-21T18:30:00+08:00' });
+    const result = buildDraftEvent({
+      ...input,
+      kind: 'restart',
+      sourceUrl: 'http://posts.provider-a.example/1',
+      announcedAt: '2026-11-21T18:30:00+08:00',
+    });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems.map((problem) => problem.field).sort()).toEqual(['kind', 'sourceUrl']);
     const noTime = buildDraftEvent({ ...input, announcedAt: 'tomorrow' });
@@ -70,6 +75,18 @@ describe('buildDraftEvent', () => {
     if (!result.ok) throw new Error('expected a draft');
     const text = serializeEventFile(result.event);
     expect(text.endsWith('}\n')).toBe(true);
-    expect(Object.keys(JSON.parse(text))).toEqual(['id', 'provider', 'kind', 'scope', 'announcedAt', 'effectiveAt', 'sourceUrl', 'sourceAccount', 'summary', 'audience', 'verified']);
+    expect(Object.keys(JSON.parse(text))).toEqual([
+      'id',
+      'provider',
+      'kind',
+      'scope',
+      'announcedAt',
+      'effectiveAt',
+      'sourceUrl',
+      'sourceAccount',
+      'summary',
+      'audience',
+      'verified',
+    ]);
   });
 });

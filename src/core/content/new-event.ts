@@ -18,10 +18,17 @@ export function idFromPostUrl(postUrl: string): string | null {
   } catch {
     return null;
   }
-  const segments = url.pathname.split('/').map((segment) => decodeURIComponent(segment).replace(/\.(html?|php)$/i, '')).filter(Boolean);
+  const segments = url.pathname
+    .split('/')
+    .map((segment) => decodeURIComponent(segment).replace(/\.(html?|php)$/i, ''))
+    .filter(Boolean);
   const last = segments.at(-1);
   if (last !== undefined && ID_ALPHABET.test(last)) return last;
-  const joined = segments.join('-').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^[-_]+|-+$/g, '').slice(0, 128);
+  const joined = segments
+    .join('-')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^[-_]+|-+$/g, '')
+    .slice(0, 128);
   return ID_ALPHABET.test(joined) ? joined : null;
 }
 
@@ -51,11 +58,20 @@ export type DraftResult = { ok: true; event: Event } | { ok: false; problems: { 
 export function buildDraftEvent(input: DraftInput): DraftResult {
   const problems: { field: string; message: string }[] = [];
   const id = input.id?.trim() || idFromPostUrl(input.sourceUrl);
-  if (!id) problems.push({ field: 'id', message: 'could not be derived from the post URL; give one (letters, digits, "_" or "-")' });
+  if (!id)
+    problems.push({
+      field: 'id',
+      message: 'could not be derived from the post URL; give one (letters, digits, "_" or "-")',
+    });
   const announcedAt = toUtcTimestamp(input.announcedAt);
-  if (announcedAt === null) problems.push({ field: 'announcedAt', message: 'must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-21T18:30:00+08:00' });
+  if (announcedAt === null)
+    problems.push({
+      field: 'announcedAt',
+      message: 'must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-21T18:30:00+08:00',
+    });
   const effectiveAt = input.effectiveAt ? toUtcTimestamp(input.effectiveAt) : null;
-  if (input.effectiveAt && effectiveAt === null) problems.push({ field: 'effectiveAt', message: 'must be an ISO 8601 date-time with Z or an offset' });
+  if (input.effectiveAt && effectiveAt === null)
+    problems.push({ field: 'effectiveAt', message: 'must be an ISO 8601 date-time with Z or an offset' });
   if (problems.length > 0) return { ok: false, problems };
 
   const parsed = EventSchema.safeParse({
@@ -72,7 +88,10 @@ export function buildDraftEvent(input: DraftInput): DraftResult {
     verified: false,
   });
   if (parsed.success) return { ok: true, event: parsed.data };
-  return { ok: false, problems: parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })) };
+  return {
+    ok: false,
+    problems: parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })),
+  };
 }
 
 /** The one way an event file is written: two-space JSON, fields in the spec's order, a final newline. */

@@ -56,10 +56,18 @@ function placementProblems(file: string, event: Event): ContentProblem[] {
   const [, folder, name] = FILE_PATH.exec(file) ?? [];
   const problems: ContentProblem[] = [];
   if (folder !== event.provider) {
-    problems.push({ file, field: 'provider', message: `is "${event.provider}" but the file is in the "${folder}" folder` });
+    problems.push({
+      file,
+      field: 'provider',
+      message: `is "${event.provider}" but the file is in the "${folder}" folder`,
+    });
   }
   if (name !== event.id) {
-    problems.push({ file, field: 'id', message: `is "${event.id}" but the file is named "${name}.json"; name the file <id>.json` });
+    problems.push({
+      file,
+      field: 'id',
+      message: `is "${event.id}" but the file is named "${name}.json"; name the file <id>.json`,
+    });
   }
   return problems;
 }
@@ -108,7 +116,11 @@ export function validateEventFiles(files: readonly EventFile[], now: Date): Cont
     const fileProblems = [...placementProblems(path, event), ...timeProblems(path, event, now)];
     const firstFile = fileById.get(event.id);
     if (firstFile !== undefined) {
-      fileProblems.push({ file: path, field: 'id', message: `duplicate id "${event.id}", already used by ${firstFile}` });
+      fileProblems.push({
+        file: path,
+        field: 'id',
+        message: `duplicate id "${event.id}", already used by ${firstFile}`,
+      });
     } else {
       fileById.set(event.id, path);
     }
@@ -133,7 +145,8 @@ export const FIELD_HINTS: Record<string, string> = {
   verified: 'false for a draft; true only after a person has checked the post (npm run event:verify <id>)',
 };
 
-const hintFor = (field: string | null): string | undefined => (field === null ? undefined : FIELD_HINTS[field.split('.')[0]!]);
+const hintFor = (field: string | null): string | undefined =>
+  field === null ? undefined : FIELD_HINTS[field.split('.')[0]!];
 
 export const formatContentProblem = ({ file, field, message }: ContentProblem, root: string): string => {
   const hint = hintFor(field);

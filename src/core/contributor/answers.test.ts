@@ -9,17 +9,26 @@ describe('checkTimestamp', () => {
 
   // Written out by hand, not computed: the days of each month of 2026 (not a leap year).
   const DAYS_2026 = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  it.each(DAYS_2026.map((days, index) => [String(index + 1).padStart(2, '0'), days] as const))('month %s: the last day is a date, the one after is not', (month, days) => {
-    expect(checkTimestamp(`2026-${month}-${days}T12:00:00Z`).ok).toBe(true);
-    const next = checkTimestamp(`2026-${month}-${days + 1}T12:00:00Z`);
-    expect(next.ok).toBe(false);
-    if (!next.ok) expect(next.message).toContain(`has ${days} days`);
-  });
-
-  it.each(['2026-02-30T10:00:00Z', '2026-13-01T10:00:00Z', '2026-04-01T24:00:00Z', '2026-04-01T10:60:00Z', '2026-04-01T10:00:00+15:00', '2026-04-01T10:00:00', 'tomorrow', ''])(
-    'refuses %j',
-    (answer) => expect(checkTimestamp(answer).ok).toBe(false),
+  it.each(DAYS_2026.map((days, index) => [String(index + 1).padStart(2, '0'), days] as const))(
+    'month %s: the last day is a date, the one after is not',
+    (month, days) => {
+      expect(checkTimestamp(`2026-${month}-${days}T12:00:00Z`).ok).toBe(true);
+      const next = checkTimestamp(`2026-${month}-${days + 1}T12:00:00Z`);
+      expect(next.ok).toBe(false);
+      if (!next.ok) expect(next.message).toContain(`has ${days} days`);
+    },
   );
+
+  it.each([
+    '2026-02-30T10:00:00Z',
+    '2026-13-01T10:00:00Z',
+    '2026-04-01T24:00:00Z',
+    '2026-04-01T10:60:00Z',
+    '2026-04-01T10:00:00+15:00',
+    '2026-04-01T10:00:00',
+    'tomorrow',
+    '',
+  ])('refuses %j', (answer) => expect(checkTimestamp(answer).ok).toBe(false));
 });
 
 describe('the other answers', () => {

@@ -24,13 +24,20 @@ export const TIMELINE_TOOL_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
 export const TimelineToolInput = {
   provider: ProviderFilterSchema.default('all').describe('one provider, or all three'),
-  limit: z.int().min(TIMELINE_TOOL_LIMIT.min).max(TIMELINE_TOOL_LIMIT.max).default(TIMELINE_TOOL_LIMIT.default).describe('how many announcements, newest first'),
+  limit: z
+    .int()
+    .min(TIMELINE_TOOL_LIMIT.min)
+    .max(TIMELINE_TOOL_LIMIT.max)
+    .default(TIMELINE_TOOL_LIMIT.default)
+    .describe('how many announcements, newest first'),
 };
 
 export const TimelineToolOutput = z.strictObject({
   provider: ProviderFilterSchema,
   updatedAt: UtcTimestampSchema,
-  events: z.array(EventSchema.extend({ pageUrl: z.url().describe('the permanent anchor {base_url}/<provider>#event-<id>') })),
+  events: z.array(
+    EventSchema.extend({ pageUrl: z.url().describe('the permanent anchor {base_url}/<provider>#event-<id>') }),
+  ),
 });
 export type TimelineToolResult = z.infer<typeof TimelineToolOutput>;
 
@@ -40,17 +47,20 @@ export const NextEstimateToolInput = { provider: ProviderSchema.describe('the pr
 export const MCP_TOOLS = {
   get_status: {
     title: 'Board status',
-    description: 'The full status board, the same as GET /api/status: per provider the status word, last reset, days since, nextEstimate (a cadence estimate, not a schedule) and statistics.',
+    description:
+      'The full status board, the same as GET /api/status: per provider the status word, last reset, days since, nextEstimate (a cadence estimate, not a schedule) and statistics.',
     outputSchema: StatusResponseSchema.shape,
   },
   get_timeline: {
     title: 'Recent announcements',
-    description: 'Recent official announcements, newest first, each with pageUrl (its permanent page) and sourceUrl (the original post).',
+    description:
+      'Recent official announcements, newest first, each with pageUrl (its permanent page) and sourceUrl (the original post).',
     outputSchema: TimelineToolOutput.shape,
   },
   get_next_estimate: {
     title: 'Next reset estimate',
-    description: 'For one provider: the last reset, days since it, nextEstimate, the median gap and how many gaps it rests on, and a note that it is only an estimate.',
+    description:
+      'For one provider: the last reset, days since it, nextEstimate, the median gap and how many gaps it rests on, and a note that it is only an estimate.',
     outputSchema: NextEstimateSchema.shape,
   },
 } as const;
@@ -64,7 +74,8 @@ export const MCP_RESOURCES = {
 export const MCP_PROMPTS = {
   'should-i-wait': {
     title: 'Should I wait for a reset?',
-    description: 'Answer honestly whether waiting for a provider’s usage-limit reset makes sense, from the board’s facts.',
+    description:
+      'Answer honestly whether waiting for a provider’s usage-limit reset makes sense, from the board’s facts.',
   },
 } as const;
 
@@ -74,11 +85,20 @@ export const MCP_PATHS = ['/mcp', '/api/mcp'] as const;
 export const buildMcpServerCard = (baseUrl: string) => ({
   ...MCP_SERVER_INFO,
   description: MCP_INSTRUCTIONS,
-  transport: { type: 'streamable-http', url: `${baseUrl}${MCP_PATHS[0]}`, alternateUrls: [`${baseUrl}${MCP_PATHS[1]}`] },
+  transport: {
+    type: 'streamable-http',
+    url: `${baseUrl}${MCP_PATHS[0]}`,
+    alternateUrls: [`${baseUrl}${MCP_PATHS[1]}`],
+  },
   authentication: { required: false },
   rateLimit: { requestsPerMinutePerIp: 60 },
   capabilities: { tools: {}, resources: {}, prompts: {} },
   tools: Object.entries(MCP_TOOLS).map(([name, tool]) => ({ name, title: tool.title, description: tool.description })),
-  resources: Object.entries(MCP_RESOURCES).map(([name, resource]) => ({ name, uri: `${baseUrl}${resource.path}`, title: resource.title, mimeType: resource.mimeType })),
+  resources: Object.entries(MCP_RESOURCES).map(([name, resource]) => ({
+    name,
+    uri: `${baseUrl}${resource.path}`,
+    title: resource.title,
+    mimeType: resource.mimeType,
+  })),
   prompts: Object.entries(MCP_PROMPTS).map(([name, prompt]) => ({ name, ...prompt })),
 });

@@ -90,10 +90,15 @@ function nothingYetEvent(input: AnnouncementCalendarInput, host: string): IcalCo
 
 export function renderAnnouncementCalendar(input: AnnouncementCalendarInput): string {
   const host = new URL(input.baseUrl).hostname;
-  const selected = (input.provider === undefined ? input.events : input.events.filter((event) => event.provider === input.provider)).slice(0, CALENDAR_EVENT_LIMIT);
+  const selected = (
+    input.provider === undefined ? input.events : input.events.filter((event) => event.provider === input.provider)
+  ).slice(0, CALENDAR_EVENT_LIMIT);
   const who = input.provider === undefined ? 'three AI coding-tool providers' : PROVIDER_LABELS.en[input.provider];
   const events = [...selected.map((event) => announcementEvent(event, input, host)), ...estimateEvents(input, host)];
-  const name = input.provider === undefined ? `${SERVICE_NAME}: announcements` : `${SERVICE_NAME}: ${PROVIDER_LABELS.en[input.provider]}`;
+  const name =
+    input.provider === undefined
+      ? `${SERVICE_NAME}: announcements`
+      : `${SERVICE_NAME}: ${PROVIDER_LABELS.en[input.provider]}`;
   const description = `The newest official usage-limit reset announcements of ${who} (up to ${CALENDAR_EVENT_LIMIT.toLocaleString('en')}), each linked to its original post, and the cadence estimate of the next reset (not a vendor schedule).`;
   return serializeCalendar(
     publishedCalendar(

@@ -20,6 +20,12 @@ describe('badges', () => {
   });
 
   it('is a shields.io endpoint document', () => {
-    expect(renderShieldsEndpoint(content)).toEqual({ schemaVersion: 1, label: 'Provider A', message: 'reset now', color: '1a7f37', cacheSeconds: 60 });
+    expect(renderShieldsEndpoint(content)).toEqual({
+      schemaVersion: 1,
+      label: 'Provider A',
+      message: 'reset now',
+      color: '1a7f37',
+      cacheSeconds: 60,
+    });
   });
 });

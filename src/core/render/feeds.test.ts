@@ -8,10 +8,21 @@ import { TRICKY_SUMMARIES, trickyEvents } from './tricky-events.ts';
 const BASE = 'https://board.example';
 const BUILT_AT = '2026-06-15T12:00:00.000Z';
 const parser = new Parser({
-  customFields: { item: [['source', 'sourceElement', { keepArray: true }], ['guid', 'guidElement', { keepArray: true }]] },
+  customFields: {
+    item: [
+      ['source', 'sourceElement', { keepArray: true }],
+      ['guid', 'guidElement', { keepArray: true }],
+    ],
+  },
 });
 
-const input = (overrides: Partial<FeedInput> = {}): FeedInput => ({ events: trickyEvents(), provider: undefined, baseUrl: BASE, builtAt: BUILT_AT, ...overrides });
+const input = (overrides: Partial<FeedInput> = {}): FeedInput => ({
+  events: trickyEvents(),
+  provider: undefined,
+  baseUrl: BASE,
+  builtAt: BUILT_AT,
+  ...overrides,
+});
 
 describe('renderRssFeed', () => {
   it('is RSS 2.0 a feed parser reads, with every item element of spec 4.4', async () => {
@@ -55,7 +66,9 @@ describe('renderRssFeed', () => {
   });
 
   it('holds the latest 100 announcements at most', async () => {
-    const many = Array.from({ length: 130 }, (_, index) => makeEvent({ id: `m${index}`, announcedAt: new Date(Date.UTC(2026, 0, 1) + index * 3_600_000).toISOString() }));
+    const many = Array.from({ length: 130 }, (_, index) =>
+      makeEvent({ id: `m${index}`, announcedAt: new Date(Date.UTC(2026, 0, 1) + index * 3_600_000).toISOString() }),
+    );
     const feed = await parser.parseString(renderRssFeed(input({ events: many })));
     expect(feed.items).toHaveLength(FEED_ITEM_LIMIT);
   });
@@ -71,7 +84,9 @@ describe('renderAtomFeed', () => {
   it('carries the same items as Atom, parsed by a feed parser', async () => {
     const feed = await new Parser<Record<string, unknown>, { id: string }>().parseString(renderAtomFeed(input()));
     const events = trickyEvents();
-    expect(feed.items.map((item) => item.id)).toEqual(events.map((event) => `${BASE}/${event.provider}#event-${event.id}`));
+    expect(feed.items.map((item) => item.id)).toEqual(
+      events.map((event) => `${BASE}/${event.provider}#event-${event.id}`),
+    );
     expect(feed.items.map((item) => item.title)).toContain('Provider B · Reset · 9 Jun 2026');
     const summaries = feed.items.map((item) => String(item.summary).trim());
     expect(summaries).toContain('Tricky ]]&gt; end of CDATA');

@@ -36,7 +36,10 @@ interface FeedModel {
 }
 
 function feedModel({ events, provider, baseUrl }: FeedInput): FeedModel {
-  const selected = (provider === undefined ? events : events.filter((event) => event.provider === provider)).slice(0, FEED_ITEM_LIMIT);
+  const selected = (provider === undefined ? events : events.filter((event) => event.provider === provider)).slice(
+    0,
+    FEED_ITEM_LIMIT,
+  );
   const query = provider === undefined ? '' : `?provider=${provider}`;
   return {
     title: provider === undefined ? SERVICE_NAME : `${SERVICE_NAME}: ${PROVIDER_LABELS.en[provider]}`,

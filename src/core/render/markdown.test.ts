@@ -15,8 +15,11 @@ function render(locale: 'en' | 'zh', events = [...resetsWithGaps([10, 12], 3), .
 describe('renderBoardMarkdown', () => {
   it('has a status line per provider with last reset and the next estimate worded as an estimate', () => {
     const markdown = render('en', resetsWithGaps([10, 12], 3));
-    for (const label of ['Provider A', 'Provider B', 'Provider C']) expect(markdown).toMatch(new RegExp(`^- \\*\\*${label}\\*\\*: `, 'm'));
-    expect(markdown).toMatch(/\*\*Provider A\*\*: .*last reset 2026-06-12 12:00 UTC \(3\.0 days ago\); next reset, cadence estimate: around 2026-06-23 12:00 UTC \(.*not a vendor schedule\)/);
+    for (const label of ['Provider A', 'Provider B', 'Provider C'])
+      expect(markdown).toMatch(new RegExp(`^- \\*\\*${label}\\*\\*: `, 'm'));
+    expect(markdown).toMatch(
+      /\*\*Provider A\*\*: .*last reset 2026-06-12 12:00 UTC \(3\.0 days ago\); next reset, cadence estimate: around 2026-06-23 12:00 UTC \(.*not a vendor schedule\)/,
+    );
     expect(markdown).not.toMatch(/scheduled for|will reset on/i);
   });
 
@@ -40,7 +43,14 @@ describe('renderBoardMarkdown', () => {
 
   it('lists the machine-readable endpoints with their URLs', () => {
     const markdown = render('en');
-    for (const path of ['/api/status', '/api/timeline', '/api/timeline.csv', '/feed.xml', '/openapi.json', '/zh/index.md']) {
+    for (const path of [
+      '/api/status',
+      '/api/timeline',
+      '/api/timeline.csv',
+      '/feed.xml',
+      '/openapi.json',
+      '/zh/index.md',
+    ]) {
       expect(markdown).toContain(`${BASE}${path}\``);
     }
   });
@@ -57,7 +67,13 @@ describe('renderBoardMarkdown', () => {
   });
 
   it('keeps summaries inert: no links, emphasis, headings or line breaks from the data', () => {
-    const markdown = render('en', [makeEvent({ summary: TRICKY_SUMMARIES.markdown }), makeEvent({ summary: TRICKY_SUMMARIES.lineBreaks, announcedAt: new Date(NOW.getTime() - MS_PER_DAY / 2).toISOString() })]);
+    const markdown = render('en', [
+      makeEvent({ summary: TRICKY_SUMMARIES.markdown }),
+      makeEvent({
+        summary: TRICKY_SUMMARIES.lineBreaks,
+        announcedAt: new Date(NOW.getTime() - MS_PER_DAY / 2).toISOString(),
+      }),
+    ]);
     expect(markdown).toContain(escapeMarkdown(TRICKY_SUMMARIES.markdown));
     expect(markdown).not.toContain('[click](https://evil.example)');
     expect(markdown).toContain('First line Second line Third line');

@@ -21,7 +21,8 @@ export interface MarkdownInput {
 export const escapeMarkdown = (text: string): string =>
   text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()<>#+\-.!|~]/g, (char) => `\\${char}`);
 
-const days = (value: number, locale: Locale) => (locale === 'en' ? `${value.toFixed(1)} days` : `${value.toFixed(1)} 天`);
+const days = (value: number, locale: Locale) =>
+  locale === 'en' ? `${value.toFixed(1)} days` : `${value.toFixed(1)} 天`;
 
 const TEXT = {
   en: {
@@ -76,7 +77,10 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale }: Markdown
     const last =
       row.lastReset === null || row.daysSince === null
         ? text.noReset
-        : text.lastReset(utcMinute(row.lastReset.effectiveAt ?? row.lastReset.announcedAt), days(row.daysSince, locale));
+        : text.lastReset(
+            utcMinute(row.lastReset.effectiveAt ?? row.lastReset.announcedAt),
+            days(row.daysSince, locale),
+          );
     lines.push(`- ${status}; ${last}; ${text.estimate(row, nowMs)}.`);
   }
 

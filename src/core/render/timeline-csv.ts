@@ -4,7 +4,16 @@ import type { Event } from '../schemas.ts';
 import { eventPageUrl, SERVICE_MACHINE_NAME } from '../site.ts';
 
 /** Spec 2.9, in this order. */
-export const TIMELINE_CSV_COLUMNS = ['id', 'date', 'provider', 'kind', 'scope', 'summary', 'source_url', 'page_url'] as const;
+export const TIMELINE_CSV_COLUMNS = [
+  'id',
+  'date',
+  'provider',
+  'kind',
+  'scope',
+  'summary',
+  'source_url',
+  'page_url',
+] as const;
 
 const CRLF = '\r\n';
 
@@ -27,4 +36,5 @@ export function renderTimelineCsv(events: readonly Event[], baseUrl: string): st
   return Papa.unparse([[...TIMELINE_CSV_COLUMNS], ...rows], { newline: CRLF, escapeFormulae: true }) + CRLF;
 }
 
-export const timelineCsvFileName = (provider: ProviderFilter): string => `${SERVICE_MACHINE_NAME}-timeline-${provider}.csv`;
+export const timelineCsvFileName = (provider: ProviderFilter): string =>
+  `${SERVICE_MACHINE_NAME}-timeline-${provider}.csv`;

@@ -9,14 +9,17 @@ export const WINDOW_TRACKER_PRODID = `-//${SERVICE_NAME}//Window Tracker//EN`;
 export const WINDOW_TAGS = { resetAt: '5h', weeklyAt: 'weekly' } as const;
 type WindowField = keyof typeof WINDOW_TAGS;
 
-const TEXT: Record<Locale, {
-  calendarName: (provider: string) => string;
-  summary: Record<WindowField, (provider: string) => string>;
-  description: Record<WindowField, (provider: string) => string>;
-  notASchedule: string;
-  timeZone: (tz: string) => string;
-  alarm: Record<WindowField, (provider: string) => string>;
-}> = {
+const TEXT: Record<
+  Locale,
+  {
+    calendarName: (provider: string) => string;
+    summary: Record<WindowField, (provider: string) => string>;
+    description: Record<WindowField, (provider: string) => string>;
+    notASchedule: string;
+    timeZone: (tz: string) => string;
+    alarm: Record<WindowField, (provider: string) => string>;
+  }
+> = {
   en: {
     calendarName: (provider) => `${SERVICE_NAME}: ${provider} usage windows`,
     summary: {
@@ -78,7 +81,14 @@ export function renderWindowCalendar({ query, baseUrl, now }: WindowCalendarInpu
       { name: 'DTSTART', value: utcBasic(ms) },
       { name: 'DURATION', value: 'PT15M' },
       { name: 'SUMMARY', text: text.summary[field](provider) },
-      { name: 'DESCRIPTION', text: [text.description[field](provider), text.notASchedule, ...(query.tz ? [text.timeZone(query.tz)] : [])].join('\n') },
+      {
+        name: 'DESCRIPTION',
+        text: [
+          text.description[field](provider),
+          text.notASchedule,
+          ...(query.tz ? [text.timeZone(query.tz)] : []),
+        ].join('\n'),
+      },
       { name: 'URL', value: `${baseUrl}/tracker` },
     ],
     components: [

@@ -5,7 +5,9 @@ const plan = (query: string, locale: 'en' | 'zh' = 'en') => planWindowTracker(ne
 
 describe('planWindowTracker', () => {
   it('turns wall times in a zone into a calendar link with offsets', () => {
-    const result = plan('provider=provider_c&reset=2026-11-21T18:30&weekly=2026-07-06T09:00&tz=America/New_York&locale=zh');
+    const result = plan(
+      'provider=provider_c&reset=2026-11-21T18:30&weekly=2026-07-06T09:00&tz=America/New_York&locale=zh',
+    );
     expect(result).toMatchObject({
       provider: 'provider_c',
       locale: 'zh',
@@ -25,7 +27,13 @@ describe('planWindowTracker', () => {
   });
 
   it('defaults: provider A, the page language, UTC, and no link without a time', () => {
-    expect(plan('', 'zh')).toMatchObject({ provider: 'provider_a', locale: 'zh', timeZone: 'UTC', calendarPath: null, problems: [] });
+    expect(plan('', 'zh')).toMatchObject({
+      provider: 'provider_a',
+      locale: 'zh',
+      timeZone: 'UTC',
+      calendarPath: null,
+      problems: [],
+    });
   });
 
   it.each([

@@ -37,6 +37,7 @@ export function planWindowTracker(form: URLSearchParams, pageLocale: Locale): Tr
   const weeklyAt = weekly ? localTimeToOffsetIso(weekly, timeZone) : null;
   if (reset && resetAt === null && !problems.includes('time_zone')) problems.push('reset_time');
   if (weekly && weeklyAt === null && !problems.includes('time_zone')) problems.push('weekly_time');
-  const calendarPath = problems.length > 0 ? null : windowCalendarPath({ provider, resetAt, weeklyAt, timeZone, locale });
+  const calendarPath =
+    problems.length > 0 ? null : windowCalendarPath({ provider, resetAt, weeklyAt, timeZone, locale });
   return { provider, locale, timeZone, reset, weekly, resetAt, weeklyAt, problems, calendarPath };
 }

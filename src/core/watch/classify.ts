@@ -23,7 +23,9 @@ function keywordPattern(keyword: string): RegExp {
 export function createClassifier(rules: ClassificationRules): (text: string) => EventKind | null {
   const compiled = rules.order.map((kind) => ({
     kind,
-    patterns: Object.values(rules.keywords[kind] ?? {}).flat().map(keywordPattern),
+    patterns: Object.values(rules.keywords[kind] ?? {})
+      .flat()
+      .map(keywordPattern),
   }));
   return (text) => {
     const lower = text.toLowerCase();

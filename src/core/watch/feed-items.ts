@@ -15,7 +15,9 @@ export interface FeedItem {
 }
 
 const plainText = (html: string | undefined) =>
-  decodeHTML((html ?? '').replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  decodeHTML((html ?? '').replace(/<[^>]*>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 
 const isoOrNull = (value: unknown): string | null => {
   if (value === undefined || value === null) return null;
@@ -44,13 +46,25 @@ interface LooseItem {
 const textOf = (value: string | { value?: string } | undefined) => (typeof value === 'string' ? value : value?.value);
 
 function normalize(item: LooseItem): FeedItem | null {
-  const link = item.link ?? item.url ?? item.links?.find((candidate) => !candidate.rel || candidate.rel === 'alternate')?.href ?? null;
+  const link =
+    item.link ??
+    item.url ??
+    item.links?.find((candidate) => !candidate.rel || candidate.rel === 'alternate')?.href ??
+    null;
   const key = link ?? textOf(typeof item.guid === 'string' ? item.guid : item.guid) ?? textOf(item.id) ?? null;
   if (key === null) return null;
   const title = plainText(textOf(item.title));
-  const body = plainText(item.content_text ?? item.content_html ?? textOf(item.content) ?? item.description ?? textOf(item.summary));
+  const body = plainText(
+    item.content_text ?? item.content_html ?? textOf(item.content) ?? item.description ?? textOf(item.summary),
+  );
   const text = body.startsWith(title) ? body : [title, body].filter(Boolean).join(' ');
-  return { key, link, text, ownText: body || title, publishedAt: isoOrNull(item.pubDate ?? item.published ?? item.date_published ?? item.updated) };
+  return {
+    key,
+    link,
+    text,
+    ownText: body || title,
+    publishedAt: isoOrNull(item.pubDate ?? item.published ?? item.date_published ?? item.updated),
+  };
 }
 
 /** The posts of an RSS, Atom, RDF or JSON Feed document (parsed by feedsmith); throws on a malformed one. */
@@ -62,5 +76,10 @@ export function feedItems(document: string): FeedItem[] {
 /** A summary that fits the Event rules: plain text, at most 280 characters, cut with an ellipsis. */
 export function excerpt(text: string): string {
   const characters = [...text];
-  return characters.length <= SUMMARY_MAX_CHARACTERS ? text : `${characters.slice(0, SUMMARY_MAX_CHARACTERS - 1).join('').trimEnd()}…`;
+  return characters.length <= SUMMARY_MAX_CHARACTERS
+    ? text
+    : `${characters
+        .slice(0, SUMMARY_MAX_CHARACTERS - 1)
+        .join('')
+        .trimEnd()}…`;
 }

@@ -23,7 +23,10 @@ export type Source = z.infer<typeof SourceSchema>;
 
 export const SourcesSchema = z.strictObject({
   $comment: z.string().optional(),
-  ...(Object.fromEntries(PROVIDERS.map((provider) => [provider, z.array(SourceSchema).default([])])) as Record<Provider, z.ZodDefault<z.ZodArray<typeof SourceSchema>>>),
+  ...(Object.fromEntries(PROVIDERS.map((provider) => [provider, z.array(SourceSchema).default([])])) as Record<
+    Provider,
+    z.ZodDefault<z.ZodArray<typeof SourceSchema>>
+  >),
 });
 export type Sources = z.infer<typeof SourcesSchema>;
 
@@ -36,7 +39,10 @@ export const isSampleSource = (source: Source): boolean => {
 /** One line per problem of a config file, each naming the file and where in it (`provider_a[0].feed`). */
 export function describeConfigIssues(file: string, error: z.ZodError, knownTopLevelKeys?: readonly string[]): string[] {
   return error.issues.map((issue) => {
-    const where = issue.path.reduce<string>((path, key) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${String(key)}` : String(key)), '');
+    const where = issue.path.reduce<string>(
+      (path, key) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${String(key)}` : String(key)),
+      '',
+    );
     if (issue.code === 'unrecognized_keys') {
       const known = where === '' && knownTopLevelKeys ? ` (the keys are ${knownTopLevelKeys.join(', ')})` : '';
       return `${file}: ${issue.keys.map((key) => `unknown key "${where ? `${where}.` : ''}${key}"`).join(', ')}${known}`;

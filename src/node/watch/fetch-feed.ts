@@ -10,7 +10,13 @@ export type FetchOutcome = { ok: true; text: string } | { ok: false; reason: str
 export async function fetchFeed(url: string, { timeoutMs, maxBytes }: FetchLimits): Promise<FetchOutcome> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await fetch(url, { signal, headers: { Accept: 'application/rss+xml, application/atom+xml, application/feed+json, application/xml, application/json;q=0.9, */*;q=0.5' } });
+    const response = await fetch(url, {
+      signal,
+      headers: {
+        Accept:
+          'application/rss+xml, application/atom+xml, application/feed+json, application/xml, application/json;q=0.9, */*;q=0.5',
+      },
+    });
     if (!response.ok) return { ok: false, reason: `answered HTTP ${response.status}` };
     const declared = Number(response.headers.get('content-length') ?? '0');
     if (declared > maxBytes) return { ok: false, reason: `is too large (${declared} bytes, the limit is ${maxBytes})` };

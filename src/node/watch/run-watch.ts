@@ -48,7 +48,9 @@ async function readConfig<T>(file: string, schema: z.ZodType<T>, knownTopLevelKe
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new WatchConfigError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new WatchConfigError(
+      `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   let json: unknown;
   try {
@@ -57,7 +59,8 @@ async function readConfig<T>(file: string, schema: z.ZodType<T>, knownTopLevelKe
     throw new WatchConfigError(`${file}: is not valid JSON (${(error as Error).message})`);
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new WatchConfigError(describeConfigIssues(file, parsed.error, knownTopLevelKeys).join('\n'));
+  if (!parsed.success)
+    throw new WatchConfigError(describeConfigIssues(file, parsed.error, knownTopLevelKeys).join('\n'));
   return parsed.data;
 }
 
@@ -97,7 +100,9 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
         }
         // No date, no draft: the time of this run is not the time of the post.
         if (item.publishedAt === null) {
-          report.skipped.push(`${provider} ${item.key}: the feed gives no publication date; add it by hand (npm run event:add) or fix the feed`);
+          report.skipped.push(
+            `${provider} ${item.key}: the feed gives no publication date; add it by hand (npm run event:add) or fix the feed`,
+          );
           continue;
         }
         const draft = buildDraftEvent({
@@ -109,7 +114,9 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
           announcedAt: item.publishedAt,
         });
         if (!draft.ok) {
-          report.skipped.push(`${provider} ${item.key}: ${draft.problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`);
+          report.skipped.push(
+            `${provider} ${item.key}: ${draft.problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`,
+          );
           continue;
         }
         const stored = await addDraft(options.eventsRoot, draft.event, now);
@@ -119,7 +126,9 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
         } else if (stored.problems.every((problem) => problem.message === ALREADY_EXISTS)) {
           seen.add(item.key);
         } else {
-          report.skipped.push(stored.problems.map((problem) => formatContentProblem(problem, options.eventsRoot)).join('; '));
+          report.skipped.push(
+            stored.problems.map((problem) => formatContentProblem(problem, options.eventsRoot)).join('; '),
+          );
         }
       }
     }

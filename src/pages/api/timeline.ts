@@ -10,5 +10,7 @@ export const prerender = true;
 export const GET: APIRoute = async () => {
   const { events, builtAt } = await buildTimeEvents();
   const selection = { provider: 'all', limit: TIMELINE_LIMIT.default } as const;
-  return Response.json(buildTimelineResponse(buildEdgeDataset(events, new Date(builtAt)), selection, new Date(builtAt)));
+  return Response.json(
+    buildTimelineResponse(buildEdgeDataset(events, new Date(builtAt)), selection, new Date(builtAt)),
+  );
 };

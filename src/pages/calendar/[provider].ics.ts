@@ -13,5 +13,7 @@ export const getStaticPaths = (() => PROVIDERS.map((provider) => ({ params: { pr
 export const GET: APIRoute = async ({ params }) => {
   const { events, builtAt } = await buildTimeEvents();
   const board = deriveBoard(events, new Date(builtAt));
-  return new Response(renderAnnouncementCalendar({ events, board, provider: params['provider'] as Provider, baseUrl: BASE_URL }));
+  return new Response(
+    renderAnnouncementCalendar({ events, board, provider: params['provider'] as Provider, baseUrl: BASE_URL }),
+  );
 };

@@ -48,8 +48,20 @@ describe('serializeCalendar', () => {
     const summary = 'Reset; for Pro, Max \\ Team\nsecond line — 供应商 A 🚀 '.repeat(3);
     const text = serializeCalendar({
       name: 'VCALENDAR',
-      properties: [{ name: 'VERSION', value: '2.0' }, { name: 'PRODID', text: '-//Test//EN' }],
-      components: [{ name: 'VEVENT', properties: [{ name: 'UID', text: 'u@x' }, { name: 'DTSTAMP', value: '20261121T183000Z' }, { name: 'SUMMARY', text: summary }] }],
+      properties: [
+        { name: 'VERSION', value: '2.0' },
+        { name: 'PRODID', text: '-//Test//EN' },
+      ],
+      components: [
+        {
+          name: 'VEVENT',
+          properties: [
+            { name: 'UID', text: 'u@x' },
+            { name: 'DTSTAMP', value: '20261121T183000Z' },
+            { name: 'SUMMARY', text: summary },
+          ],
+        },
+      ],
     });
     expect(text.endsWith('\r\n')).toBe(true);
     expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);

@@ -47,7 +47,11 @@ export function foldLine(line: string): string {
 }
 
 /** `20261121T183000Z`: a UTC DATE-TIME in the basic format. */
-export const utcBasic = (ms: number): string => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+export const utcBasic = (ms: number): string =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 function contentLine(property: IcalProperty): string {
   const value = 'text' in property ? escapeText(property.text) : property.value;
@@ -67,7 +71,12 @@ function componentLines(component: IcalComponent): string[] {
 export const serializeCalendar = (calendar: IcalComponent): string => componentLines(calendar).join(CRLF) + CRLF;
 
 /** A published calendar: the header every one of ours carries (RFC 5545 3.6 and 3.7), then its events. */
-export const publishedCalendar = (prodId: string, name: string, extra: IcalProperty[], events: IcalComponent[]): IcalComponent => ({
+export const publishedCalendar = (
+  prodId: string,
+  name: string,
+  extra: IcalProperty[],
+  events: IcalComponent[],
+): IcalComponent => ({
   name: 'VCALENDAR',
   properties: [
     { name: 'VERSION', value: '2.0' },
