@@ -237,3 +237,15 @@ describe('screenshots', () => {
     }
   });
 });
+
+describe('the browser the tests drive', () => {
+  it('has a CJK font: Chinese characters are drawn full-width (1 em each), not as narrow missing-glyph boxes', async () => {
+    const page = await browser.newPage();
+    const text = '重置额度已恢复';
+    await page.setContent(`<span id="zh" style="font-size:40px;font-family:sans-serif">${text}</span>`);
+    const width = await page.evaluate(() => document.getElementById('zh')!.getBoundingClientRect().width);
+    // Every CJK font gives an ideograph an advance of one em; without one, each is a box about a third as wide.
+    expect(width).toBeCloseTo([...text].length * 40, 0);
+    await page.close();
+  });
+});
