@@ -2,8 +2,6 @@ import { getCollection } from 'astro:content';
 import { BUILD_ID } from '../server/build-id.ts';
 import { publishEvents, type PublishedEvents } from '../core/dataset.ts';
 import type { EventProvenance } from '../core/provenance.ts';
-import { eventsDirectory } from '../node/events-directory.ts';
-import { readProvenance } from '../node/provenance.ts';
 
 let published: Promise<PublishedEvents> | undefined;
 let provenance: Promise<ReadonlyMap<string, EventProvenance>> | undefined;
@@ -21,12 +19,12 @@ export const buildTimeEvents = (): Promise<PublishedEvents> =>
   ));
 
 /**
- * Each published event's provenance, from one `git log` pass over the event tree per build (never per file or
- * per page); every field null outside a git checkout. Commit links use `REPOSITORY_URL` when it is set.
+ * Each event's provenance by id, as the `provenance` collection's loader read it from one `git log` pass over
+ * the event tree (src/node/provenance-loader.ts); every field null outside a git checkout.
  */
 export const buildTimeProvenance = (): Promise<ReadonlyMap<string, EventProvenance>> =>
-  (provenance ??= buildTimeEvents().then((events) =>
-    readProvenance({ eventsDir: eventsDirectory(), events: events.events }),
+  (provenance ??= getCollection('provenance').then(
+    (entries) => new Map(entries.map((entry) => [entry.id, entry.data])),
   ));
 
 /** The stamp's build id: the one astro.config.mjs gave this build (the worker of the same build expects it). */

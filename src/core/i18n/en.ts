@@ -175,8 +175,9 @@ export const en = {
     footerTerms:
       'Data as is, without warranty. Not affiliated with the providers. Link back and keep each event’s original post when republishing.',
     badge: 'Status badge',
-    sourcesAt: 'last check',
-    sourcesDetails: 'each source',
+    sourcesFailing: 'Not answering:',
+    sourcesDetails: 'every source (JSON)',
+    listSeparator: ', ',
     provenance: {
       recorded: 'recorded',
       verified: 'verified',
@@ -186,6 +187,7 @@ export const en = {
         return `(${amount} ${words} ${minutes < 0 ? 'before' : 'after'} the post)`;
       },
       commit: 'commit',
+      separator: ', ',
     },
   },
 };

@@ -173,8 +173,9 @@ export const zh: Translations = {
     footerTerms:
       '数据按原样提供，不作任何保证。本服务与各供应商无关联。转载时请链接回本服务，并保留每条公告的原始帖子链接。',
     badge: '状态徽章',
-    sourcesAt: '上次检查',
-    sourcesDetails: '各个来源',
+    sourcesFailing: '无响应：',
+    sourcesDetails: '各个来源（JSON）',
+    listSeparator: '、',
     provenance: {
       recorded: '记录于',
       verified: '核实于',
@@ -184,6 +185,7 @@ export const zh: Translations = {
         return `（帖子发布${minutes < 0 ? '前' : '后'} ${amount} ${words}）`;
       },
       commit: '提交',
+      separator: '，',
     },
   },
 };

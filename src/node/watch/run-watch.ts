@@ -4,6 +4,7 @@ import { buildDraftEvent } from '../../core/content/new-event.ts';
 import { formatContentProblem } from '../../core/content/validate-event-files.ts';
 import { ClassificationRulesSchema, createClassifier } from '../../core/watch/classify.ts';
 import { excerpt, feedItems, type FeedItem } from '../../core/watch/feed-items.ts';
+import type { SourceCheck } from '../../core/sources.ts';
 import { PROVIDERS, type Provider } from '../../core/vocabulary.ts';
 import { addDraft } from '../event-store.ts';
 import { fetchFeed, type FetchLimits } from './fetch-feed.ts';
@@ -34,6 +35,8 @@ export interface WatchReport {
   drafts: string[];
   failures: string[];
   skipped: string[];
+  /** Each source read, as the source report stores it (src/node/source-report.ts). */
+  sources: SourceCheck[];
 }
 
 const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as unknown;
@@ -43,7 +46,7 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
   const sources = SourcesSchema.parse(await readJson(options.sourcesFile));
   const classify = createClassifier(ClassificationRulesSchema.parse(await readJson(options.rulesFile)));
   const state = StateSchema.parse(await readJson(options.stateFile));
-  const report: WatchReport = { drafts: [], failures: [], skipped: [] };
+  const report: WatchReport = { drafts: [], failures: [], skipped: [], sources: [] };
 
   for (const provider of PROVIDERS) {
     const seen = new Set(state.seen[provider] ?? []);
@@ -51,6 +54,7 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
       const fetched = await fetchFeed(source.feed, options);
       if (!fetched.ok) {
         report.failures.push(`${provider} ${source.feed} ${fetched.reason}`);
+        report.sources.push(sourceCheck(provider, source, options, fetched.reason, 0));
         continue;
       }
       let items: FeedItem[];
@@ -58,8 +62,12 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
         items = feedItems(fetched.text);
       } catch (error) {
         report.failures.push(`${provider} ${source.feed} is not a readable feed (${(error as Error).message})`);
+        report.sources.push(
+          sourceCheck(provider, source, options, `is not a readable feed (${(error as Error).message})`, 0),
+        );
         continue;
       }
+      report.sources.push(sourceCheck(provider, source, options, null, items.length));
       for (const item of items) {
         if (seen.has(item.key)) continue;
         seen.add(item.key);
@@ -91,4 +99,16 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
   }
   await writeFile(options.stateFile, `${JSON.stringify(state, null, 2)}\n`);
   return report;
+}
+
+/** One source's line of the source report: read now (or at the run's given time), failed with `error` or not. */
+function sourceCheck(
+  provider: Provider,
+  source: { account: string; feed: string },
+  options: WatchOptions,
+  error: string | null,
+  itemsSeen: number,
+): SourceCheck {
+  const checkedAt = (options.now ?? new Date()).toISOString();
+  return { provider, name: source.account, url: source.feed, checkedAt, ok: error === null, error, itemsSeen };
 }
