@@ -27,4 +27,29 @@ describe('buildProviderPageData', () => {
       estimateTrackRecord('provider_a', events, NOW).medianAbsoluteErrorDays,
     );
   });
+
+  it('carries the provenance of the events it shows, and only what git knew', () => {
+    const known = {
+      recordedAt: '2026-06-14T09:00:00.000Z',
+      verifiedAt: '2026-06-14T10:00:00.000Z',
+      recordedCommit: { sha: 'c'.repeat(40), url: null },
+      verifiedCommit: { sha: 'd'.repeat(40), url: null },
+      lagMinutes: 60,
+    };
+    const unknown = {
+      recordedAt: null,
+      verifiedAt: null,
+      recordedCommit: null,
+      verifiedCommit: null,
+      lagMinutes: null,
+    };
+    const provenance = new Map([
+      ['r0', known],
+      ['r1', unknown],
+      ['r2400', known], // beyond the page's 2,000 events: not carried
+    ]);
+    const withHistory = buildProviderPageData('provider_a', events, NOW, provenance);
+    expect(withHistory.provenance).toEqual({ r0: known });
+    expect(page.provenance).toEqual({});
+  });
 });
