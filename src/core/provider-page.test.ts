@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTrackRecord } from './track-record.ts';
+import type { EventProvenance } from './provenance.ts';
 import { buildProviderPageData, PAGE_LIMITS } from './provider-page.ts';
 import { makeEvent, NOW } from './test-events.ts';
 
@@ -29,14 +30,14 @@ describe('buildProviderPageData', () => {
   });
 
   it('carries the provenance of the events it shows, and only what git knew', () => {
-    const known = {
+    const known: EventProvenance = {
       recordedAt: '2026-06-14T09:00:00.000Z',
       verifiedAt: '2026-06-14T10:00:00.000Z',
       recordedCommit: { sha: 'c'.repeat(40), url: null },
       verifiedCommit: { sha: 'd'.repeat(40), url: null },
       lagMinutes: 60,
     };
-    const unknown = {
+    const unknown: EventProvenance = {
       recordedAt: null,
       verifiedAt: null,
       recordedCommit: null,
