@@ -178,6 +178,7 @@ export const en = {
     sourcesFailing: 'Not answering:',
     sourcesDetails: 'every source (JSON)',
     listSeparator: ', ',
+    sentenceEnd: '.',
     provenance: {
       recorded: 'recorded',
       verified: 'verified',

@@ -176,6 +176,7 @@ export const zh: Translations = {
     sourcesFailing: '无响应：',
     sourcesDetails: '各个来源（JSON）',
     listSeparator: '、',
+    sentenceEnd: '。',
     provenance: {
       recorded: '记录于',
       verified: '核实于',
