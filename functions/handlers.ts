@@ -3,7 +3,9 @@ import type { EdgeContext } from '../src/server/context.ts';
 import { handleBadgeJson, handleBadgeSvg } from './api/badges.ts';
 import { handleAnnouncementCalendar, handleWindowCalendar } from './api/calendars.ts';
 import { handleFeed, redirectToFeed } from './api/feeds.ts';
+import { handleEvent } from './api/events.ts';
 import { handleMarkdown } from './api/markdown.ts';
+import { handleSources } from './api/sources.ts';
 import { handleProviderStatus, handleStatus } from './api/status.ts';
 import { handleTimeline, handleTimelineCsv } from './api/timeline.ts';
 import { handleMcp } from './mcp/handler.ts';
@@ -32,4 +34,6 @@ export const HANDLERS = {
   postMcpAlias: handleMcp,
   getBadgeSvg: handleBadgeSvg,
   getBadgeJson: handleBadgeJson,
+  getEvent: handleEvent,
+  getSources: handleSources,
 } satisfies Record<EdgeRouteId, RouteHandler>;

@@ -4,6 +4,7 @@
 // config file is wrong (the message names the file and the key).
 import { parseArgs } from 'node:util';
 import { eventsDirectory } from '../src/node/events-directory.ts';
+import { writeSourceReport } from '../src/node/source-report.ts';
 import { runWatch, WatchConfigError } from '../src/node/watch/run-watch.ts';
 
 const { values } = parseArgs({
@@ -43,4 +44,12 @@ for (const line of report.failures) console.error(`failed: ${line}`);
 console.log(
   `${report.drafts.length} new draft(s), ${report.skipped.length} skipped post(s), ${report.failures.length} failed source(s) of ${report.watchedSources} watched.`,
 );
-process.exit(report.failures.length > 0 ? 1 : 0);
+// Source health: the run's report to the KV the site reads (SOURCE_REPORT_TARGET: local, remote or off).
+let reportWritten = true;
+try {
+  await writeSourceReport(report.sources);
+} catch (error) {
+  console.error(`failed: the source report was not written: ${(error as Error).message}`);
+  reportWritten = false;
+}
+process.exit(report.failures.length > 0 || !reportWritten ? 1 : 0);

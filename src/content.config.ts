@@ -1,6 +1,8 @@
 import { defineCollection } from 'astro:content';
+import { EventProvenanceSchema } from './core/provenance.ts';
 import { EventSchema } from './core/schemas.ts';
 import { validatedEventsLoader } from './node/events-loader.ts';
+import { eventProvenanceLoader } from './node/provenance-loader.ts';
 
 export const collections = {
   events: defineCollection({
@@ -8,4 +10,6 @@ export const collections = {
     loader: validatedEventsLoader(),
     schema: EventSchema,
   }),
+  // Each event's history in git (recorded, verified, commits), by event id: one `git log` pass per build.
+  provenance: defineCollection({ loader: eventProvenanceLoader(), schema: EventProvenanceSchema }),
 };

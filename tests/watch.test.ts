@@ -146,7 +146,7 @@ describe('npm run watch', () => {
         const child = execFile(
           process.execPath,
           args,
-          { env: { ...process.env, EVENTS_DIR: options.eventsRoot } },
+          { env: { ...process.env, EVENTS_DIR: options.eventsRoot, SOURCE_REPORT_TARGET: 'off' } },
           (_, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
         );
       });

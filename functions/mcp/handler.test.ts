@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createContext } from '../../src/server/context.ts';
+import { memoryKv } from '../../scripts/lib/built-files.ts';
 import { handleMcp } from './handler.ts';
 
 /** The rate limiter failing must not take MCP down: the request goes through, and the failure is logged. */
@@ -15,6 +16,7 @@ describe('handleMcp when the rate limiter fails', () => {
     const context = createContext(request, {
       ASSETS: unusedAssets,
       MCP_RATE_LIMITER: failingLimiter as unknown as RateLimit,
+      SOURCE_HEALTH: memoryKv(),
     });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const response = await handleMcp(context);

@@ -8,8 +8,9 @@ import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SOURCE_REPORT_KEY } from '../../src/core/sources.ts';
 import { MCP_GET_STATUS_BODY } from '../lib/mixed-load.ts';
-import { assetsBinding, OPEN_RATE_LIMITER, readBuiltFiles, type BuiltFiles } from '../lib/built-files.ts';
+import { assetsBinding, memoryKv, OPEN_RATE_LIMITER, readBuiltFiles, type BuiltFiles } from '../lib/built-files.ts';
 
 // Only the bundle's `env` import is Workers-specific; the handlers receive their bindings as `env` anyway.
 const WORKERS_MODULE = 'export const env = {}; export const waitUntil = () => {}; export default {};';
@@ -25,8 +26,36 @@ interface Worker {
 
 export interface CpuTarget {
   name: string;
-  path: string;
+  /** The request's path, or a function of the built files (a path naming an event of the build). */
+  path: string | ((files: BuiltFiles) => string);
   init?: RequestInit;
+}
+
+/** The newest event of the build's edge data set, by way of its page address: any published id does. */
+function someEventPath(files: BuiltFiles): string {
+  const board = JSON.parse(new TextDecoder().decode(files.get('/data/board.json'))) as {
+    providers: Record<string, { recent: { id: string }[] }>;
+  };
+  const event = Object.values(board.providers).flatMap((provider) => provider.recent)[0];
+  return `/api/events/${event?.id ?? 'no-event-in-this-build'}`;
+}
+
+/** A current report of four sources, one failing, as a watch run writes it (the handler parses it per request). */
+function benchSourceHealth(): KVNamespace {
+  const source = (name: string, ok: boolean) => ({
+    provider: 'provider_a',
+    name,
+    url: `https://feeds.example/${name}.rss`,
+    checkedAt: new Date().toISOString(),
+    ok,
+    error: ok ? null : 'answered HTTP 500',
+    itemsSeen: ok ? 20 : 0,
+  });
+  const report = {
+    checkedAt: new Date().toISOString(),
+    sources: [source('a', true), source('b', true), source('c', true), source('d', false)],
+  };
+  return memoryKv({ [SOURCE_REPORT_KEY]: JSON.stringify(report) });
 }
 
 export const CPU_TARGETS: CpuTarget[] = [
@@ -44,6 +73,8 @@ export const CPU_TARGETS: CpuTarget[] = [
     path: '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00Z',
   },
   { name: 'GET /badge/provider_a.svg', path: '/badge/provider_a.svg' },
+  { name: 'GET /api/events/<id>', path: someEventPath },
+  { name: 'GET /api/sources', path: '/api/sources' },
   {
     name: 'POST /mcp tools/call get_status',
     path: '/mcp',
@@ -62,8 +93,14 @@ const cpuMs = (start: NodeJS.CpuUsage) => {
 
 const executionContext = { waitUntil: () => undefined, passThroughOnException: () => undefined, props: {} };
 
-async function timeRequest(worker: Worker, env: unknown, target: CpuTarget): Promise<{ ms: number; status: number }> {
-  const request = new Request(new URL(target.path, 'http://127.0.0.1:4321'), target.init);
+async function timeRequest(
+  worker: Worker,
+  env: { ASSETS: Fetcher },
+  target: CpuTarget,
+  files: BuiltFiles,
+): Promise<{ ms: number; status: number }> {
+  const targetPath = typeof target.path === 'string' ? target.path : target.path(files);
+  const request = new Request(new URL(targetPath, 'http://127.0.0.1:4321'), target.init);
   const start = process.cpuUsage();
   const response = await worker.fetch(request, env, executionContext);
   await response.arrayBuffer();
@@ -91,7 +128,7 @@ export interface CpuFigures {
 /** Cold start (first request of a fresh module graph, data loaded by it) and warm requests, per target. */
 export async function measureWorkerCpu(distDir: string, { coldRuns = 5, warmRuns = 200 } = {}): Promise<CpuFigures> {
   const files: BuiltFiles = await readBuiltFiles(path.join(distDir, 'client'));
-  const env = { ASSETS: assetsBinding(files), MCP_RATE_LIMITER: OPEN_RATE_LIMITER };
+  const env = { ASSETS: assetsBinding(files), MCP_RATE_LIMITER: OPEN_RATE_LIMITER, SOURCE_HEALTH: benchSourceHealth() };
   const cold: number[] = [];
   const imports: number[] = [];
   for (let run = 0; run < coldRuns; run += 1) {
@@ -102,11 +139,11 @@ export async function measureWorkerCpu(distDir: string, { coldRuns = 5, warmRuns
   const { worker: warmWorker, dir } = await freshWorker(path.join(distDir, 'server'));
   const warm = [];
   for (const target of CPU_TARGETS) {
-    for (let run = 0; run < 20; run += 1) await timeRequest(warmWorker, env, target); // JIT warm-up
+    for (let run = 0; run < 20; run += 1) await timeRequest(warmWorker, env, target, files); // JIT warm-up
     const samples: number[] = [];
     let status = 0;
     for (let run = 0; run < warmRuns; run += 1) {
-      const result = await timeRequest(warmWorker, env, target);
+      const result = await timeRequest(warmWorker, env, target, files);
       samples.push(result.ms);
       status = result.status;
     }
@@ -126,11 +163,11 @@ export async function measureWorkerCpu(distDir: string, { coldRuns = 5, warmRuns
  */
 async function measureColdStart(distDir: string): Promise<{ ms: number; importMs: number }> {
   const files: BuiltFiles = await readBuiltFiles(path.join(distDir, 'client'));
-  const env = { ASSETS: assetsBinding(files), MCP_RATE_LIMITER: OPEN_RATE_LIMITER };
+  const env = { ASSETS: assetsBinding(files), MCP_RATE_LIMITER: OPEN_RATE_LIMITER, SOURCE_HEALTH: benchSourceHealth() };
   const throwaway = await freshWorker(path.join(distDir, 'server'));
-  await timeRequest(throwaway.worker, env, CPU_TARGETS[0]!);
+  await timeRequest(throwaway.worker, env, CPU_TARGETS[0]!, files);
   const fresh = await freshWorker(path.join(distDir, 'server'));
-  const { ms } = await timeRequest(fresh.worker, env, CPU_TARGETS[0]!);
+  const { ms } = await timeRequest(fresh.worker, env, CPU_TARGETS[0]!, files);
   await Promise.all([throwaway.dir, fresh.dir].map((dir) => rm(dir, { recursive: true, force: true })));
   return { ms, importMs: fresh.importMs };
 }

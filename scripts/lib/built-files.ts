@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { publishEvents } from '../../src/core/dataset.ts';
 import { PRERENDERED_FILES } from '../../src/core/prerendered.ts';
+import type { EventProvenance } from '../../src/core/provenance.ts';
 import type { Event } from '../../src/core/schemas.ts';
 
 /**
@@ -40,11 +41,41 @@ export async function readBuiltFiles(clientDir: string): Promise<BuiltFiles> {
   return files;
 }
 
-/** The files a build of `events` at `builtAt` would give the edge, made by the core without Astro. */
-export function fixtureFiles(events: readonly Event[], builtAt: Date, baseUrl = 'http://localhost:4321'): BuiltFiles {
-  const input = { published: publishEvents(events, builtAt), baseUrl, buildId: 'fixture' };
+/**
+ * The files a build of `events` at `builtAt` would give the edge, made by the core without Astro; `provenance`
+ * stands for what the build's git pass found (none: every field null, as outside a git checkout).
+ */
+export function fixtureFiles(
+  events: readonly Event[],
+  builtAt: Date,
+  baseUrl = 'http://localhost:4321',
+  provenance: ReadonlyMap<string, EventProvenance> = new Map(),
+): BuiltFiles {
+  const input = { published: publishEvents(events, builtAt), baseUrl, buildId: 'fixture', provenance };
   const encoder = new TextEncoder();
   return new Map(Object.entries(PRERENDERED_FILES).map(([file, body]) => [file, encoder.encode(body(input))]));
+}
+
+/**
+ * A stand-in for a Workers KV namespace in memory, for the in-process tests only (the served tests use the
+ * real local KV in workerd): `get` as text, `put` and `delete`, the calls the handlers and tests make. A
+ * `failing` one throws on every read, as a KV outage would.
+ */
+export function memoryKv(initial: Readonly<Record<string, string>> = {}, { failing = false } = {}): KVNamespace {
+  const values = new Map(Object.entries(initial));
+  const kv = {
+    get: async (key: string) => {
+      if (failing) throw new Error('KV GET failed: 503 Service Unavailable');
+      return values.get(key) ?? null;
+    },
+    put: async (key: string, value: string) => {
+      values.set(key, value);
+    },
+    delete: async (key: string) => {
+      values.delete(key);
+    },
+  };
+  return kv as unknown as KVNamespace;
 }
 
 /** A limiter that lets everything through: the real binding is exercised by the served suite in workerd. */

@@ -1,6 +1,6 @@
 import { answerEdgeRoute } from '../../functions/app.ts';
 import type { EdgeBindings } from '../../src/server/context.ts';
-import { assetsBinding, OPEN_RATE_LIMITER, type BuiltFiles } from './built-files.ts';
+import { assetsBinding, memoryKv, OPEN_RATE_LIMITER, type BuiltFiles } from './built-files.ts';
 
 /**
  * The edge routes in-process, as hono's `app.request()`: the worker's own route function called with a
@@ -14,11 +14,15 @@ export interface EdgeApp {
   env: EdgeBindings;
 }
 
-export function edgeApp(files: BuiltFiles, options: { origin?: string; rateLimiter?: RateLimit } = {}): EdgeApp {
+export function edgeApp(
+  files: BuiltFiles,
+  options: { origin?: string; rateLimiter?: RateLimit; sourceHealth?: KVNamespace } = {},
+): EdgeApp {
   const origin = options.origin ?? 'http://localhost:4321';
   const env: EdgeBindings = {
     ASSETS: assetsBinding(files),
     MCP_RATE_LIMITER: options.rateLimiter ?? OPEN_RATE_LIMITER,
+    SOURCE_HEALTH: options.sourceHealth ?? memoryKv(),
   };
   return {
     env,

@@ -3,6 +3,8 @@ import { buildTimelineResponse } from './api/timeline.ts';
 import { deriveBoard } from './board.ts';
 import { stamped } from './build-stamp.ts';
 import { buildEdgeDataset, EDGE_DATASET_PATH, EdgeDatasetFileSchema, type PublishedEvents } from './dataset.ts';
+import { buildRecordShard, RECORD_SHARD_COUNT, RecordShardFileSchema, recordShardPath } from './event-records.ts';
+import type { EventProvenance } from './provenance.ts';
 import { buildProviderPageData, providerPagePath, ProviderPageFileSchema } from './provider-page.ts';
 import { renderAnnouncementCalendar } from './render/announcement-calendar.ts';
 import { FEED_FORMATS, FEED_RENDERERS, type FeedFormat } from './render/feeds.ts';
@@ -20,7 +22,11 @@ export interface BuildInput {
   published: PublishedEvents;
   baseUrl: string;
   buildId: string;
+  /** Each published event's provenance from git (src/node/provenance.ts); absent or missing ids: unknown. */
+  provenance?: ReadonlyMap<string, EventProvenance>;
 }
+
+const NO_PROVENANCE: ReadonlyMap<string, EventProvenance> = new Map();
 
 type FileBody = (input: BuildInput) => string;
 
@@ -41,12 +47,27 @@ const announcementCalendar =
       baseUrl: input.baseUrl,
     });
 
+const recordShard =
+  (shard: number): FileBody =>
+  (input) =>
+    JSON.stringify(
+      RecordShardFileSchema.parse(
+        stamped(
+          buildRecordShard(shard, input.published.events, input.provenance ?? NO_PROVENANCE, input.baseUrl),
+          input.buildId,
+        ),
+      ),
+    );
+
 const providerPage =
   (provider: Provider): FileBody =>
   (input) =>
     JSON.stringify(
       ProviderPageFileSchema.parse(
-        stamped(buildProviderPageData(provider, input.published.events, builtAt(input)), input.buildId),
+        stamped(
+          buildProviderPageData(provider, input.published.events, builtAt(input), input.provenance ?? NO_PROVENANCE),
+          input.buildId,
+        ),
       ),
     );
 
@@ -71,6 +92,9 @@ export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {
   '/calendar.ics': announcementCalendar(undefined),
   ...Object.fromEntries(PROVIDERS.map((provider) => [providerCalendarPath(provider), announcementCalendar(provider)])),
   ...Object.fromEntries(PROVIDERS.map((provider) => [providerPagePath(provider), providerPage(provider)])),
+  ...Object.fromEntries(
+    Array.from({ length: RECORD_SHARD_COUNT }, (_, shard) => [recordShardPath(shard), recordShard(shard)]),
+  ),
   ...Object.fromEntries(
     PROVIDERS.flatMap((provider) =>
       (Object.keys(FEED_FORMATS) as FeedFormat[]).map((format) => [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTrackRecord } from './track-record.ts';
+import type { EventProvenance } from './provenance.ts';
 import { buildProviderPageData, PAGE_LIMITS } from './provider-page.ts';
 import { makeEvent, NOW } from './test-events.ts';
 
@@ -26,5 +27,30 @@ describe('buildProviderPageData', () => {
     expect(page.trackRecord.medianAbsoluteErrorDays).toBe(
       estimateTrackRecord('provider_a', events, NOW).medianAbsoluteErrorDays,
     );
+  });
+
+  it('carries the provenance of the events it shows, and only what git knew', () => {
+    const known: EventProvenance = {
+      recordedAt: '2026-06-14T09:00:00.000Z',
+      verifiedAt: '2026-06-14T10:00:00.000Z',
+      recordedCommit: { sha: 'c'.repeat(40), url: null },
+      verifiedCommit: { sha: 'd'.repeat(40), url: null },
+      lagMinutes: 60,
+    };
+    const unknown: EventProvenance = {
+      recordedAt: null,
+      verifiedAt: null,
+      recordedCommit: null,
+      verifiedCommit: null,
+      lagMinutes: null,
+    };
+    const provenance = new Map([
+      ['r0', known],
+      ['r1', unknown],
+      ['r2400', known], // beyond the page's 2,000 events: not carried
+    ]);
+    const withHistory = buildProviderPageData('provider_a', events, NOW, provenance);
+    expect(withHistory.provenance).toEqual({ r0: known });
+    expect(page.provenance).toEqual({});
   });
 });

@@ -3,6 +3,7 @@ import { BuildStampSchema } from './build-stamp.ts';
 import { resetGapSeries } from './board.ts';
 import { ProviderSchema } from './enums.ts';
 import { compareNewestFirst } from './ordering.ts';
+import { EventProvenanceSchema, type EventProvenance } from './provenance.ts';
 import { EventSchema, UtcTimestampSchema, type Event } from './schemas.ts';
 import { estimateTrackRecord } from './track-record.ts';
 import type { Provider } from './vocabulary.ts';
@@ -25,6 +26,9 @@ export const ProviderPageDataSchema = z.strictObject({
   builtAt: UtcTimestampSchema,
   history: z.array(EventSchema).describe('newest first'),
   totalEvents: z.int().nonnegative(),
+  provenance: z
+    .record(z.string(), EventProvenanceSchema)
+    .describe('by event id, for the events of `history` whose git history is known (see docs/provenance.md)'),
   gaps: z.array(z.strictObject({ endedAt: UtcTimestampSchema, days: z.number() })),
   trackRecord: z.strictObject({
     checks: z.array(z.strictObject({ reset: EventSchema, estimatedAt: UtcTimestampSchema, errorDays: z.number() })),
@@ -36,15 +40,31 @@ export type ProviderPageData = z.infer<typeof ProviderPageDataSchema>;
 /** A provider page's data file as the build writes it, with the build's stamp. */
 export const ProviderPageFileSchema = ProviderPageDataSchema.extend({ stamp: BuildStampSchema });
 
-/** `events`: the published events; the page's facts are as of `builtAt`. */
-export function buildProviderPageData(provider: Provider, events: readonly Event[], builtAt: Date): ProviderPageData {
+/** Whether anything of an event's history is known (an unknown one is left out of the page's file). */
+const isKnown = (provenance: EventProvenance | undefined): provenance is EventProvenance =>
+  provenance !== undefined && provenance.recordedAt !== null;
+
+/** `events`: the published events; the page's facts are as of `builtAt`; `provenance` by event id, from git. */
+export function buildProviderPageData(
+  provider: Provider,
+  events: readonly Event[],
+  builtAt: Date,
+  provenance: ReadonlyMap<string, EventProvenance> = new Map(),
+): ProviderPageData {
   const history = events.filter((event) => event.provider === provider).sort(compareNewestFirst);
   const record = estimateTrackRecord(provider, events, builtAt);
+  const shown = history.slice(0, PAGE_LIMITS.history);
+  const known: Record<string, EventProvenance> = {};
+  for (const event of shown) {
+    const found = provenance.get(event.id);
+    if (isKnown(found)) known[event.id] = found;
+  }
   return {
     provider,
     builtAt: builtAt.toISOString(),
-    history: history.slice(0, PAGE_LIMITS.history),
+    history: shown,
     totalEvents: history.length,
+    provenance: known,
     gaps: resetGapSeries(provider, events, builtAt).slice(-PAGE_LIMITS.gaps),
     trackRecord: {
       checks: record.checks.slice(-PAGE_LIMITS.checks),

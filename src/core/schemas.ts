@@ -138,7 +138,7 @@ export type TimelineResponse = z.infer<typeof TimelineResponseSchema>;
 
 export const ErrorBodySchema = z
   .strictObject({
-    error: z.enum(['invalid_query', 'invalid_provider', 'internal_error']),
+    error: z.enum(['invalid_query', 'invalid_provider', 'internal_error', 'invalid_event']),
     issues: z
       .array(
         z.object({

@@ -113,7 +113,7 @@ describe('sourceHealthLine', () => {
   });
 
   it('says plainly when nothing was checked yet', () => {
-    expect(line(null, 0)).toBe('not checked yet');
+    expect(line(null, 0)).toBe('sources not checked yet');
     expect(line('garbage', 0, 'zh')).toBe('尚未检查来源');
   });
 });

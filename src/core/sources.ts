@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderSchema } from './enums.ts';
 import { UtcTimestampSchema } from './schemas.ts';
-import { SOURCE_HEALTH_WORDS } from './sources-words.ts';
+import { TRANSLATIONS } from './i18n/index.ts';
 import type { Locale } from './vocabulary.ts';
 
 /**
@@ -119,7 +119,7 @@ const MS_PER_DAY = 24 * MS_PER_HOUR;
 
 /** "4 min ago", "3 h ago", "2 d ago": whole units, rounded down; under a minute (or in the future) "just now". */
 export function checkedAgo(checkedAt: string, now: Date, locale: Locale): string {
-  const words = SOURCE_HEALTH_WORDS[locale];
+  const words = TRANSLATIONS[locale].sourceHealth;
   const age = now.getTime() - Date.parse(checkedAt);
   if (age < MS_PER_MINUTE) return words.justNow;
   if (age < MS_PER_HOUR) return words.minutesAgo(Math.floor(age / MS_PER_MINUTE));
@@ -129,7 +129,7 @@ export function checkedAgo(checkedAt: string, now: Date, locale: Locale): string
 
 /** The board's one line about its sources, e.g. "sources checked 4 min ago, 5 of 6 answering, 1 failing". */
 export function sourceHealthLine(response: SourcesResponse, now: Date, locale: Locale): string {
-  const words = SOURCE_HEALTH_WORDS[locale];
+  const words = TRANSLATIONS[locale].sourceHealth;
   if (response.state === 'unknown' || response.checkedAt === null) return words.notCheckedYet;
   const ago = checkedAgo(response.checkedAt, now, locale);
   const total = response.sources.length;

@@ -16,7 +16,7 @@ export interface EdgeContext {
 }
 
 /** The part of the worker's `env` the edge handlers use. */
-export type EdgeBindings = Pick<Env, 'ASSETS' | 'MCP_RATE_LIMITER'>;
+export type EdgeBindings = Pick<Env, 'ASSETS' | 'MCP_RATE_LIMITER' | 'SOURCE_HEALTH'>;
 
 export function createContext(request: Request, env: EdgeBindings, now = new Date()): EdgeContext {
   const url = new URL(request.url);

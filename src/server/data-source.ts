@@ -1,5 +1,6 @@
 import { carriesStamp } from '../core/build-stamp.ts';
 import { EDGE_DATASET_PATH, type EdgeDataset } from '../core/dataset.ts';
+import { recordShardPath, type RecordShard } from '../core/event-records.ts';
 import { providerPagePath, type ProviderPageData } from '../core/provider-page.ts';
 import type { Provider } from '../core/vocabulary.ts';
 import { BUILD_ID } from './build-id.ts';
@@ -55,6 +56,18 @@ export const forgetLoadedData = (): void => loaded.clear();
 /** The edge data set: summaries and newest events per provider (its size does not grow with the history). */
 export const loadEdgeDataset = (assets: AssetFetcher, origin: string): Promise<EdgeDataset> =>
   loadOnce(assets, origin, EDGE_DATASET_PATH);
+
+/**
+ * One shard of the events' records (src/core/event-records.ts), read per request and not kept: a long history
+ * has 256 of them, and an isolate that kept every shard it was asked for would hold the whole history.
+ */
+export async function loadRecordShard(assets: AssetFetcher, origin: string, shard: number): Promise<RecordShard> {
+  try {
+    return await fetchStamped<RecordShard>(assets, origin, recordShardPath(shard));
+  } catch (error) {
+    throw error instanceof DataSourceUnavailable ? error : new DataSourceUnavailable(String(error));
+  }
+}
 
 /** A provider page's history, gaps and track record, read only by that page. */
 export const loadProviderPage = (assets: AssetFetcher, origin: string, provider: Provider): Promise<ProviderPageData> =>

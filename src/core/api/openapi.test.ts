@@ -42,6 +42,8 @@ describe('buildOpenApiDocument', () => {
         '/data/events/{provider}/{year}.json',
         '/.well-known/mcp.json',
         '/data/board.json',
+        '/api/events/{id}',
+        '/api/sources',
       ].sort(),
     );
   });

@@ -73,7 +73,7 @@ function otherResponses(route: RouteSpec): JsonObject {
   if (route.pathParams !== undefined) {
     responses['404'] =
       route.served === 'edge'
-        ? errorResponse('unknown provider: `invalid_provider`')
+        ? errorResponse(route.notFound?.description ?? 'unknown provider: `invalid_provider`')
         : { description: 'no such file', headers: cors };
   }
   responses['405'] = route.jsonRpc

@@ -2,7 +2,7 @@ import type { ProviderStatus } from '../schemas.ts';
 import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { SERVICE_NAME } from '../site.ts';
 import { OVERDUE_FACTOR } from '../status-word.ts';
-import { days, utcMinute } from './format.ts';
+import { days, utcMinute, wholeDuration } from './format.ts';
 
 /**
  * Every user-facing word of the service in English: labels, pages, Markdown, calendars, the tracker and the
@@ -39,6 +39,21 @@ export const en = {
     getOpenApi: 'OpenAPI 3.1 description',
     getBadgeSvg: 'Status badge (SVG)',
     getHistoryIndex: 'The whole history, one file per provider and year',
+    getEvent: 'One event with its provenance: recorded, verified, commits (JSON)',
+    getSources: 'How current the board is: the watched sources at the last check (JSON)',
+  },
+  /** The board's one line about its sources (src/core/sources.ts `sourceHealthLine`). */
+  sourceHealth: {
+    notCheckedYet: 'sources not checked yet',
+    checked: (ago: string) => `sources checked ${ago}`,
+    answering: (answering: number, total: number) => `${answering} of ${total} answering`,
+    failing: (failing: number) => `${failing} failing`,
+    delayed: (ago: string) => `delayed: last check ${ago}`,
+    separator: ', ',
+    justNow: 'just now',
+    minutesAgo: (minutes: number) => `${minutes} min ago`,
+    hoursAgo: (hours: number) => `${hours} h ago`,
+    daysAgo: (days: number) => `${days} d ago`,
   },
   markdown: {
     intro: (updatedAt: string) =>
@@ -208,6 +223,21 @@ export const en = {
     },
     hoursLocalShort: 'local',
     hoursAlso: '; with scripts on, also',
+    sourcesFailing: 'Not answering:',
+    sourcesDetails: 'every source (JSON)',
+    listSeparator: ', ',
+    sentenceEnd: '.',
+    provenance: {
+      recorded: 'recorded',
+      verified: 'verified',
+      lag: (minutes: number) => {
+        const { amount, unit } = wholeDuration(Math.abs(minutes));
+        const words = { minutes: 'min', hours: 'h', days: 'd' }[unit];
+        return `(${amount} ${words} ${minutes < 0 ? 'before' : 'after'} the post)`;
+      },
+      commit: 'commit',
+      separator: ', ',
+    },
   },
 };
 

@@ -3,7 +3,10 @@ import type { Translations } from './en.ts';
 import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { SERVICE_NAME } from '../site.ts';
 import { OVERDUE_FACTOR } from '../status-word.ts';
-import { days, utcMinute } from './format.ts';
+import { days, utcMinute, wholeDuration } from './format.ts';
+
+/** Chinese text puts a space between characters and digits ("检查于 4 分钟前"), none before "刚刚". */
+const spaceBeforeDigits = (text: string): string => (/^\d/.test(text) ? ` ${text}` : text);
 
 /** Every user-facing word of the service in Chinese, in the shape of en.ts. */
 export const zh: Translations = {
@@ -36,6 +39,20 @@ export const zh: Translations = {
     getOpenApi: 'OpenAPI 3.1 接口描述',
     getBadgeSvg: '状态徽章（SVG）',
     getHistoryIndex: '完整历史，每个供应商每年一个文件',
+    getEvent: '单条公告及其来历：记录、核实时间与提交（JSON）',
+    getSources: '看板有多新：上次检查时各监视来源的情况（JSON）',
+  },
+  sourceHealth: {
+    notCheckedYet: '尚未检查来源',
+    checked: (ago: string) => `来源检查于${spaceBeforeDigits(ago)}`,
+    answering: (answering: number, total: number) => `${total} 个中 ${answering} 个有响应`,
+    failing: (failing: number) => `${failing} 个失败`,
+    delayed: (ago: string) => `已延迟：上次检查在${spaceBeforeDigits(ago)}`,
+    separator: '，',
+    justNow: '刚刚',
+    minutesAgo: (minutes: number) => `${minutes} 分钟前`,
+    hoursAgo: (hours: number) => `${hours} 小时前`,
+    daysAgo: (days: number) => `${days} 天前`,
   },
   markdown: {
     intro: (updatedAt: string) =>
@@ -202,5 +219,20 @@ export const zh: Translations = {
     },
     hoursLocalShort: '本地',
     hoursAlso: '；启用脚本时另附',
+    sourcesFailing: '无响应：',
+    sourcesDetails: '各个来源（JSON）',
+    listSeparator: '、',
+    sentenceEnd: '。',
+    provenance: {
+      recorded: '记录于',
+      verified: '核实于',
+      lag: (minutes: number) => {
+        const { amount, unit } = wholeDuration(Math.abs(minutes));
+        const words = { minutes: '分钟', hours: '小时', days: '天' }[unit];
+        return `（帖子发布${minutes < 0 ? '前' : '后'} ${amount} ${words}）`;
+      },
+      commit: '提交',
+      separator: '，',
+    },
   },
 };

@@ -8,8 +8,11 @@ import {
   PublishedEventsSchema,
 } from '../dataset.ts';
 import { ProviderSchema } from '../enums.ts';
+import { EventRecordSchema } from '../provenance.ts';
 import { FEED_FORMATS } from '../render/feeds.ts';
+import { DELAYED_AFTER_MINUTES, SourcesResponseSchema } from '../sources.ts';
 import {
+  EventIdSchema,
   JsonRpcResponseSchema,
   ProviderStatusSchema,
   StatusResponseSchema,
@@ -389,6 +392,45 @@ export const ROUTES = [
     conditional: false,
     preflight: false,
     needsData: false,
+  },
+  // Provenance and freshness (docs/provenance.md).
+  {
+    id: 'getEvent',
+    path: '/api/events/{id}',
+    methods: ['GET'],
+    tag: 'timeline',
+    summary: 'One published event with its provenance: when it was recorded and verified, and in which commits',
+    pathParams: { id: EventIdSchema },
+    ok: {
+      description: 'the event, its permanent page and its provenance from git (null fields outside a git checkout)',
+      content: { json: EventRecordSchema },
+      headers: ['ETag'],
+    },
+    cache: 'api',
+    served: 'edge',
+    conditional: true,
+    preflight: false,
+    needsData: true,
+    notFound: { description: 'no published event has this id, or it is not an event id: `invalid_event`' },
+    listing: {},
+  },
+  {
+    id: 'getSources',
+    path: '/api/sources',
+    methods: ['GET'],
+    tag: 'board',
+    summary: 'How current the board is: the watched sources as the last watch run found them',
+    ok: {
+      description: `the last watch run's report; state \`delayed\` when it is older than ${DELAYED_AFTER_MINUTES} minutes, \`unknown\` before the first`,
+      content: { json: SourcesResponseSchema },
+      headers: ['ETag'],
+    },
+    cache: 'api',
+    served: 'edge',
+    conditional: true,
+    preflight: false,
+    needsData: false,
+    listing: {},
   },
 ] as const satisfies readonly RouteSpec[];
 

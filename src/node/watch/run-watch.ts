@@ -4,8 +4,9 @@ import { buildDraftEvent } from '../../core/content/new-event.ts';
 import { formatContentProblem } from '../../core/content/validate-event-files.ts';
 import { ClassificationRulesSchema, createClassifier } from '../../core/watch/classify.ts';
 import { excerpt, feedItems, type FeedItem } from '../../core/watch/feed-items.ts';
+import type { SourceCheck } from '../../core/sources.ts';
 import { describeConfigIssues, isSampleSource, SourcesSchema } from '../../core/watch/sources.ts';
-import { PROVIDERS } from '../../core/vocabulary.ts';
+import { PROVIDERS, type Provider } from '../../core/vocabulary.ts';
 import { addDraft, ALREADY_EXISTS } from '../event-store.ts';
 import { fetchFeed, type FetchLimits } from './fetch-feed.ts';
 
@@ -36,6 +37,8 @@ export interface WatchReport {
   /** Sources read (the sample sources under `.example` are not). Zero means there was nothing to watch. */
   watchedSources: number;
   sampleSources: number;
+  /** Each source read, as the source report stores it (src/node/source-report.ts). */
+  sources: SourceCheck[];
 }
 
 /** A config file that cannot be used: the message names the file (and the key), never a stack trace. */
@@ -69,7 +72,14 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
   const sources = await readConfig(options.sourcesFile, SourcesSchema, PROVIDERS);
   const classify = createClassifier(await readConfig(options.rulesFile, ClassificationRulesSchema));
   const state = await readConfig(options.stateFile, StateSchema);
-  const report: WatchReport = { drafts: [], failures: [], skipped: [], watchedSources: 0, sampleSources: 0 };
+  const report: WatchReport = {
+    drafts: [],
+    failures: [],
+    skipped: [],
+    watchedSources: 0,
+    sampleSources: 0,
+    sources: [],
+  };
 
   for (const provider of PROVIDERS) {
     const seen = new Set(state.seen[provider] ?? []);
@@ -82,6 +92,7 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
       const fetched = await fetchFeed(source.feed, options);
       if (!fetched.ok) {
         report.failures.push(`${provider} ${source.feed} ${fetched.reason}`);
+        report.sources.push(sourceCheck(provider, source, options, fetched.reason, 0));
         continue;
       }
       let items: FeedItem[];
@@ -89,8 +100,12 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
         items = feedItems(fetched.text);
       } catch (error) {
         report.failures.push(`${provider} ${source.feed} is not a readable feed (${(error as Error).message})`);
+        report.sources.push(
+          sourceCheck(provider, source, options, `is not a readable feed (${(error as Error).message})`, 0),
+        );
         continue;
       }
+      report.sources.push(sourceCheck(provider, source, options, null, items.length));
       for (const item of items) {
         if (seen.has(item.key)) continue;
         const kind = classify(item.text);
@@ -137,4 +152,16 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
   // Nothing watched, nothing learnt: the state file is left as it was.
   if (report.watchedSources > 0) await writeFile(options.stateFile, `${JSON.stringify(state, null, 2)}\n`);
   return report;
+}
+
+/** One source's line of the source report: read now (or at the run's given time), failed with `error` or not. */
+function sourceCheck(
+  provider: Provider,
+  source: { account: string; feed: string },
+  options: WatchOptions,
+  error: string | null,
+  itemsSeen: number,
+): SourceCheck {
+  const checkedAt = (options.now ?? new Date()).toISOString();
+  return { provider, name: source.account, url: source.feed, checkedAt, ok: error === null, error, itemsSeen };
 }

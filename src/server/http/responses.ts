@@ -29,6 +29,8 @@ const errorResponse = (status: number, body: ErrorBody): Response =>
 
 export const invalidQuery = (issues: QueryIssue[]): Response => errorResponse(400, { error: 'invalid_query', issues });
 export const invalidProvider = (): Response => errorResponse(404, { error: 'invalid_provider' });
+/** An event id that is unknown, or not an id at all (the same answer: nothing is looked up for a malformed one). */
+export const invalidEvent = (): Response => errorResponse(404, { error: 'invalid_event' });
 export const internalError = (): Response => errorResponse(500, { error: 'internal_error' });
 
 /** `405` with the route's `Allow`; a JSON-RPC route says it in a JSON-RPC error, as its clients expect. */

@@ -1,0 +1,11 @@
+import type { EdgeContext } from '../../src/server/context.ts';
+import { conditionalJson } from '../../src/server/http/conditional.ts';
+import { readSourceHealth } from '../../src/server/source-health.ts';
+
+/**
+ * GET /api/sources: the last watch run's report from Workers KV, with its state at request time; a bad value
+ * or a failed read is `unknown` (logged), never a server error.
+ */
+export async function handleSources(context: EdgeContext): Promise<Response> {
+  return conditionalJson(context.request, await readSourceHealth(context.env.SOURCE_HEALTH, context.now));
+}
