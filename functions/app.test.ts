@@ -213,6 +213,15 @@ describe('the handlers', () => {
       }),
     });
     const body = (await response.json()) as { result: { structuredContent: unknown } };
-    expect(body.result.structuredContent).toEqual(deriveBoard(EVENTS, LATER));
+    // Tool results carry numbers to three decimals (functions/mcp/server.ts).
+    const toThreeDecimals = (value: unknown): unknown =>
+      typeof value === 'number'
+        ? expect.closeTo(value, 3)
+        : Array.isArray(value)
+          ? value.map(toThreeDecimals)
+          : value !== null && typeof value === 'object'
+            ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, toThreeDecimals(inner)]))
+            : value;
+    expect(body.result.structuredContent).toEqual(toThreeDecimals(deriveBoard(EVENTS, LATER)));
   });
 });
