@@ -90,13 +90,7 @@ describe('the route table at work', () => {
   });
 
   it('a path under a provider route that names no provider is 404 invalid_provider', async () => {
-    for (const path of [
-      '/api/status/',
-      '/api/status/a/b',
-      '/badge/',
-      '/badge/provider_z.svg',
-      '/badge/provider_a.png',
-    ]) {
+    for (const path of ['/api/status/a/b', '/badge/provider_z.svg', '/badge/provider_a.png']) {
       const response = await get(path);
       expect(response.status, path).toBe(404);
       expect(await response.json()).toEqual({ error: 'invalid_provider' });
@@ -126,6 +120,42 @@ describe('the route table at work', () => {
     expect((await edgeApp(files).request('/api/status', undefined, LATER))!.status).toBe(500);
     warn.mockRestore();
   });
+});
+
+describe('odd paths: one 308 to the canonical path (query kept), or 404, before any route', () => {
+  it.each([
+    ['/api//timeline?provider=x', '/api/timeline?provider=x'],
+    ['/api/timeline%2Ecsv?limit=0', '/api/timeline.csv?limit=0'],
+    ['/api/status/', '/api/status'],
+    ['/%61pi/status', '/api/status'],
+    ['http://localhost:4321//feed.xml?provider=provider_a', '/feed.xml?provider=provider_a'],
+    ['/zh/', '/zh'],
+    ['/about/', '/about'],
+    ['/data//board.json', '/data/board.json'],
+  ])('%s → 308 %s, and what it lands on answers by its own rules', async (path, location) => {
+    const response = await get(path);
+    expect(response.status).toBe(308);
+    expect(response.headers.get('location')).toBe(location);
+    const landed = await app().request(location, undefined, LATER);
+    expect(landed?.status ?? 'handed to Astro').not.toBe(308);
+  });
+
+  it.each(['/api//timeline?provider=x', '/api/timeline%2Ecsv?limit=0'])(
+    'no odd form reaches the built file around the query validation: %s ends in 400',
+    async (path) => {
+      const location = (await get(path)).headers.get('location')!;
+      expect((await get(location)).status).toBe(400);
+    },
+  );
+
+  it.each(['/api%2Fstatus', '/api/status%2Fprovider_a', '/api%5Ctimeline', '/data%2Fboard.json'])(
+    '%s (an encoded slash) is 404',
+    async (path) => {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    },
+  );
 });
 
 describe('the handlers', () => {

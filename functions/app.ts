@@ -1,15 +1,23 @@
+import { judgePath } from '../src/core/routes/canonical-path.ts';
 import { matchEdgeRoute, ownsProviderPath } from '../src/core/routes/match.ts';
 import type { RouteSpec } from '../src/core/routes/route.ts';
 import { CACHE_POLICIES } from '../src/core/routes/policy.ts';
 import { createContext, type EdgeBindings } from '../src/server/context.ts';
 import { DataSourceUnavailable } from '../src/server/data-source.ts';
 import { optionsResponse } from '../src/server/http/cors.ts';
-import { internalError, invalidProvider, methodNotAllowed } from '../src/server/http/responses.ts';
+import {
+  internalError,
+  invalidProvider,
+  methodNotAllowed,
+  notAPath,
+  toCanonicalPath,
+} from '../src/server/http/responses.ts';
 import { HANDLERS, type RouteHandler } from './handlers.ts';
 
 /**
  * The edge routes as one Web-standard function: a request in, a response out, or `undefined` when no route of
- * the table matches (the worker then hands the request to Astro). Free of Astro and of `cloudflare:` modules,
+ * the table matches (the worker then hands the request to Astro). An odd form of any path (canonical-path.ts)
+ * is answered first, whoever owns the path. Free of Astro and of `cloudflare:` modules,
  * so the tests and the CPU benchmark call it in-process with real built files behind `env.ASSETS`.
  */
 export async function answerEdgeRoute(
@@ -17,7 +25,12 @@ export async function answerEdgeRoute(
   env: EdgeBindings,
   now = new Date(),
 ): Promise<Response | undefined> {
-  const pathname = new URL(request.url).pathname;
+  const url = new URL(request.url);
+  const { pathname } = url;
+  // Odd paths first, for every path the worker sees (pages too): one 308 to the canonical path, or 404.
+  const verdict = judgePath(pathname);
+  if (verdict.kind === 'redirect') return toCanonicalPath(verdict.pathname, url.search);
+  if (verdict.kind === 'notFound') return notAPath();
   const match = matchEdgeRoute(pathname);
   if (match === undefined) return ownsProviderPath(pathname) ? invalidProvider() : undefined;
   const { route, params } = match;

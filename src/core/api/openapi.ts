@@ -23,12 +23,18 @@ function componentRefs(schema: JsonObject): JsonObject {
   return rest;
 }
 
+/**
+ * A query parameter as it travels: its input side, a string (`limit` is `^[0-9]+$` there, then a bound), so a
+ * validating proxy checks what the service checks; a default is written as the string a client would send.
+ */
 function queryParameters(schema: z.ZodObject, required: readonly string[] = []): JsonObject[] {
   return Object.entries(schema.shape).map(([name, field]) => {
     const described = componentRefs(
-      z.toJSONSchema(field as z.ZodType, { io: 'output', target: 'draft-2020-12' }) as JsonObject,
+      z.toJSONSchema(field as z.ZodType, { io: 'input', target: 'draft-2020-12' }) as JsonObject,
     );
     const { description, ...fieldSchema } = described;
+    if (fieldSchema['type'] === 'string' && typeof fieldSchema['default'] === 'number')
+      fieldSchema['default'] = String(fieldSchema['default']);
     return { name, in: 'query', required: required.includes(name), description, schema: fieldSchema };
   });
 }
@@ -117,10 +123,8 @@ function successResponse(route: RouteSpec, withBody: boolean): JsonObject {
 }
 
 function operations(route: RouteSpec): JsonObject {
-  const parameters = [
-    ...pathParameters(route),
-    ...(route.query === undefined ? [] : queryParameters(route.query.schema, route.query.required)),
-  ];
+  // Path parameters are the path item's (every method's, OPTIONS included); the query is the reading methods'.
+  const parameters = route.query === undefined ? [] : queryParameters(route.query.schema, route.query.required);
   const operation = (method: string, withBody: boolean) => ({
     operationId: method === 'head' ? `${route.id}Head` : route.id,
     tags: [route.tag],
@@ -182,7 +186,12 @@ export function buildOpenApiDocument(baseUrl: string, routes: readonly RouteSpec
     servers: [{ url: baseUrl }],
     security: [],
     tags: Object.entries(ROUTE_TAGS).map(([name, description]) => ({ name, description })),
-    paths: Object.fromEntries(routes.map((route) => [route.path, operations(route)])),
+    paths: Object.fromEntries(
+      routes.map((route) => {
+        const parameters = pathParameters(route);
+        return [route.path, { ...(parameters.length > 0 ? { parameters } : {}), ...operations(route) }];
+      }),
+    ),
     components: {
       schemas: components,
       headers: {

@@ -66,9 +66,11 @@ describe('the route table', () => {
       if (route.served === 'edge' && route.needsData) expected.add('500');
       if ('protocolStatuses' in route) for (const status of Object.keys(route.protocolStatuses)) expected.add(status);
       expect(statuses, route.path).toEqual([...expected].sort());
-      expect(Object.keys(operations).sort(), route.path).toEqual(
-        (route.methods as readonly string[]).includes('GET') ? ['get', 'head', 'options'] : ['options', 'post'],
-      );
+      // Path parameters belong to the path item, so that every method (OPTIONS too) defines them.
+      expect(Object.keys(operations).sort(), route.path).toEqual([
+        ...((route.methods as readonly string[]).includes('GET') ? ['get', 'head', 'options'] : ['options', 'post']),
+        ...('pathParams' in route ? ['parameters'] : []),
+      ]);
     }
   });
 

@@ -8,7 +8,7 @@ import {
   PublishedEventsSchema,
 } from '../dataset.ts';
 import { ProviderSchema } from '../enums.ts';
-import { FEED_FORMATS } from '../render/feeds.ts';
+import { FEED_FORMATS, JsonFeedSchema } from '../render/feeds.ts';
 import {
   JsonRpcResponseSchema,
   ProviderStatusSchema,
@@ -165,7 +165,7 @@ export const ROUTES = [
     tag: 'feeds',
     summary: 'JSON Feed 1.1, the same items as /feed.xml',
     query: { schema: FeedQuerySchema },
-    ok: { description: 'JSON Feed 1.1', content: { jsonFeed: 'text' } },
+    ok: { description: 'JSON Feed 1.1', content: { jsonFeed: JsonFeedSchema } },
     cache: 'feed',
     served: 'edge',
     prerendered: FEED_FORMATS.json.path,
