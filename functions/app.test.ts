@@ -255,3 +255,45 @@ describe('the handlers', () => {
     expect(body.result.structuredContent).toEqual(toThreeDecimals(deriveBoard(EVENTS, LATER)));
   });
 });
+
+describe('conditional requests on every GET that carries data', () => {
+  it.each([
+    '/api/status',
+    '/api/timeline?provider=provider_a',
+    '/api/timeline',
+    '/api/timeline.csv?provider=provider_a',
+    '/api/timeline.csv',
+    '/feed.xml?provider=provider_a',
+    '/feed.json',
+    '/calendar.ics?provider=provider_b',
+    '/badge/provider_a.svg',
+    '/badge/provider_a.json',
+    '/data/board.json',
+  ])('%s has an ETag, and answers 304 to it and to If-None-Match: *', async (path) => {
+    const first = await get(path);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
+    for (const validator of [etag!, '*', `"other", ${etag}`]) {
+      const again = await get(path, { headers: { 'If-None-Match': validator } });
+      expect(again.status, validator).toBe(304);
+      expect(await again.text()).toBe('');
+      expect(again.headers.get('etag')).toBe(etag);
+    }
+    expect((await get(path, { headers: { 'If-None-Match': '"something-else"' } })).status).toBe(200);
+  });
+});
+
+describe('built files through the route table', () => {
+  it.each(['/data/board.json', '/openapi.json', '/llms.txt', '/calendar/provider_a.ics'])(
+    'another method on %s is 405 with Allow, and OPTIONS answers',
+    async (path) => {
+      const refused = await get(path, { method: 'DELETE' });
+      expect(refused.status).toBe(405);
+      expect(refused.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      const options = await get(path, { method: 'OPTIONS' });
+      expect(options.status).toBe(204);
+      expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    },
+  );
+});

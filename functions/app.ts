@@ -1,9 +1,10 @@
 import { judgePath } from '../src/core/routes/canonical-path.ts';
-import { matchEdgeRoute, ownsProviderPath } from '../src/core/routes/match.ts';
+import { matchRoute, ownsProviderPath } from '../src/core/routes/match.ts';
 import type { RouteSpec } from '../src/core/routes/route.ts';
 import { CACHE_POLICIES } from '../src/core/routes/policy.ts';
 import { createContext, type EdgeBindings } from '../src/server/context.ts';
 import { DataSourceUnavailable } from '../src/server/data-source.ts';
+import { withValidator } from '../src/server/http/conditional.ts';
 import { optionsResponse } from '../src/server/http/cors.ts';
 import {
   internalError,
@@ -31,19 +32,27 @@ export async function answerEdgeRoute(
   const verdict = judgePath(pathname);
   if (verdict.kind === 'redirect') return toCanonicalPath(verdict.pathname, url.search);
   if (verdict.kind === 'notFound') return notAPath();
-  const match = matchEdgeRoute(pathname);
+  const match = matchRoute(pathname);
   if (match === undefined) return ownsProviderPath(pathname) ? invalidProvider() : undefined;
   const { route, params } = match;
   if (request.method === 'OPTIONS') return optionsResponse(route);
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   if (!(route.methods as readonly string[]).includes(method)) return methodNotAllowed(route);
-  const handler: RouteHandler = HANDLERS[route.id as keyof typeof HANDLERS];
-  const response = withRoutePolicy(
-    route,
-    await guarded(route, () => handler(createContext(request, env, now), params)),
-  );
+  const answer =
+    route.served === 'edge'
+      ? () => (HANDLERS[route.id as keyof typeof HANDLERS] as RouteHandler)(createContext(request, env, now), params)
+      : () => builtFile(request, env);
+  const response = await withValidator(request, withRoutePolicy(route, await guarded(route, answer)));
   return request.method === 'HEAD' ? new Response(null, response) : response;
 }
+
+/**
+ * A route the build answers with a file (the table's `static` routes): the asset store's file, with the
+ * request's conditional headers. Through the worker so that these paths get OPTIONS, `405` with `Allow`, HEAD
+ * and the same validators as the rest (the platform's own answers have no `Allow`).
+ */
+const builtFile = (request: Request, env: EdgeBindings): Promise<Response> =>
+  env.ASSETS.fetch(new Request(request.url, { headers: request.headers }));
 
 /** A handler's answer, or `internal_error` (logged, never with details) when it throws. */
 async function guarded(route: RouteSpec, answer: () => Promise<Response> | Response): Promise<Response> {
@@ -64,5 +73,8 @@ function withRoutePolicy(route: RouteSpec, response: Response): Response {
   if (response.status >= 400) return response;
   const copy = new Response(response.body, response);
   copy.headers.set('Cache-Control', CACHE_POLICIES[route.cache]);
+  // A route's own exposed headers (MCP's); the worker adds the common ones to every response (cors.ts).
+  if (route.corsHeaders !== undefined)
+    copy.headers.set('Access-Control-Expose-Headers', route.corsHeaders.expose.join(', '));
   return copy;
 }

@@ -65,13 +65,19 @@ function pathParameters(route: RouteSpec): JsonObject[] {
   }));
 }
 
+/** Every GET answered `200` carries a validator and honours If-None-Match (src/server/http/conditional.ts). */
+const answersConditionally = (route: RouteSpec): boolean =>
+  route.methods.includes('GET') && (route.ok.status ?? 200) === 200;
+
 /** Every answer of a route but its success: each follows from a fact of the table. */
 function otherResponses(route: RouteSpec): JsonObject {
   const allow = { ...cors, Allow: { schema: { type: 'string', const: allowedMethods(route).join(', ') } } };
   const responses: JsonObject = {};
-  if (route.conditional)
+  if (answersConditionally(route))
     responses['304'] = {
-      description: 'not modified: the If-None-Match validator still names the data',
+      description: route.conditional
+        ? 'not modified: the If-None-Match validator still names the data (or is `*`)'
+        : 'not modified: the If-None-Match validator still names these bytes (or is `*`)',
       headers: { ...cors, ETag: header('ETag') },
     };
   if (route.query !== undefined)
@@ -106,6 +112,7 @@ function successResponse(route: RouteSpec, withBody: boolean): JsonObject {
     ...cors,
     'Cache-Control': { schema: { type: 'string', const: CACHE_POLICIES[route.cache] } },
   };
+  if (answersConditionally(route)) headers['ETag'] = header('ETag');
   for (const name of route.ok.headers ?? [])
     headers[name === 'Location' ? 'Location' : name.startsWith('ContentDisposition') ? 'Content-Disposition' : name] =
       header(name);
@@ -201,7 +208,7 @@ export function buildOpenApiDocument(baseUrl: string, routes: readonly RouteSpec
         },
         ETag: {
           description:
-            'a weak validator of the data in the body (clock-only fields excluded); send it back in If-None-Match',
+            'a validator: of the data in the body for edge-computed JSON (clock-only fields excluded), else of the bytes; send it back in If-None-Match',
           schema: { type: 'string' },
         },
         ContentDispositionInline: {

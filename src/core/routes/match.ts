@@ -65,6 +65,9 @@ export const EDGE_ROUTES: readonly RouteSpec[] = ROUTES.filter((route) => route.
 /** The routes the worker answers itself, before Astro's pages. */
 export const matchEdgeRoute = createMatcher(EDGE_ROUTES);
 
+/** Every route of the table: the edge's, and the built files' (served through the worker for OPTIONS, 405, HEAD). */
+export const matchRoute = createMatcher(ROUTES);
+
 /** Built files the platform serves without the worker: Astro's hashed, immutable assets. */
 const PLATFORM_ONLY_PATTERNS = ['/_astro/*'];
 

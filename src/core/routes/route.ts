@@ -35,7 +35,7 @@ export interface RouteSpec {
   readonly served: 'edge' | 'static';
   /** The built file that answers the route's default (unfiltered) request, when there is one. */
   readonly prerendered?: string;
-  /** Whether the answer carries an `ETag` and honours `If-None-Match` with `304`. */
+  /** Whether the handler's ETag names the data (clock-only fields left out); every GET answered 200 has a validator of its bytes otherwise. */
   readonly conditional: boolean;
   /** Whether the path answers a CORS preflight (spec section 4 names the paths). */
   readonly preflight: boolean;
