@@ -204,7 +204,7 @@ describe('the handlers', () => {
   });
 
   it('/index.md and /zh/index.md are the board in Markdown', async () => {
-    expect(await (await get('/index.md')).text()).toContain('**Provider C**: Teased (`tease`)');
+    expect(await (await get('/index.md')).text()).toContain('**Provider C** (`provider_c`): Teased (`tease`)');
     expect(await (await get('/zh/index.md')).text()).toContain('**供应商 C**');
   });
 

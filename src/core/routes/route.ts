@@ -47,6 +47,8 @@ export interface RouteSpec {
   readonly jsonRpc?: true;
   /** Statuses of a protocol's own (MCP's), with what each means. */
   readonly protocolStatuses?: Readonly<Partial<Record<number, string>>>;
+  /** Another path for the same endpoint (the spec's aliases): listed beside it, not on its own. */
+  readonly aliasOf?: string;
   /** Listed to people and agents (Markdown mirrors, llms.txt, the API page); `example` fills the path's names. */
   readonly listing?: { readonly example?: string };
 }

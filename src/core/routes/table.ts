@@ -177,6 +177,7 @@ export const ROUTES = [
   {
     id: 'redirectFeed',
     path: '/api/feed',
+    aliasOf: 'getFeedRss',
     methods: ['GET'],
     tag: 'feeds',
     summary: 'Alias of /feed.xml',
@@ -277,7 +278,7 @@ export const ROUTES = [
     summary: 'Model Context Protocol over Streamable HTTP (stateless)',
     listing: {},
   },
-  { ...MCP_ROUTE, id: 'postMcpAlias', path: '/api/mcp', summary: 'Alias of /mcp' },
+  { ...MCP_ROUTE, id: 'postMcpAlias', path: '/api/mcp', aliasOf: 'postMcp', summary: 'Alias of /mcp' },
   {
     id: 'getMcpServerCard',
     path: '/.well-known/mcp.json',
