@@ -30,12 +30,15 @@ beforeAll(async () => {
 
 const concrete = (template: string) => template.replace('{provider}', 'provider_a').replace('{year}', year);
 
-/** Checks one answer against the document; returns the documented response. */
+/** Checks one answer against the document. */
 async function expectDocumented(path: string, method: string, response: Response): Promise<void> {
   const operation = operationOf(path, method);
   expect(operation, `${method} ${path} is documented`).toBeDefined();
   const documented = operation!.responses[String(response.status)];
-  expect(documented, `${method.toUpperCase()} ${path} answered ${response.status}, which the document lists`).toBeDefined();
+  expect(
+    documented,
+    `${method.toUpperCase()} ${path} answered ${response.status}, which the document lists`,
+  ).toBeDefined();
   for (const [name, header] of Object.entries(documented!.headers ?? {})) {
     if (header.schema?.const !== undefined)
       expect(response.headers.get(name), `${method} ${path} ${response.status} ${name}`).toBe(header.schema.const);
