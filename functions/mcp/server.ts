@@ -48,6 +48,9 @@ const READ_ONLY = READ_ONLY_TOOL;
 export const resourceUris = (): string[] =>
   Object.values(MCP_RESOURCES).map((resource) => `${BASE_URL}${resource.path}`);
 
+/** tools/list depends on the code only: converted to JSON Schema once per isolate, when first asked. */
+let listedTools: ReturnType<typeof mcpToolList> | undefined;
+
 /** A fresh, stateless MCP server over the board at the request's time (one per request). */
 export function createBoardMcpServer(context: EdgeContext): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, {
@@ -136,8 +139,10 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
   );
 
   // The SDK lists schemas with `$ref`/`allOf` and long patterns; the catalogue's list is self-contained.
-  const tools = mcpToolList();
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.server.setRequestHandler(ListToolsRequestSchema, () => {
+    listedTools ??= mcpToolList();
+    return { tools: listedTools };
+  });
   // The SDK claims `listChanged` for every list it serves; a stateless server can never send that notification.
   // The same answer as the SDK's otherwise (its version negotiation), with the catalogue's capabilities.
   server.server.setRequestHandler(InitializeRequestSchema, ({ params }) => ({
