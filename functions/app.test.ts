@@ -90,13 +90,7 @@ describe('the route table at work', () => {
   });
 
   it('a path under a provider route that names no provider is 404 invalid_provider', async () => {
-    for (const path of [
-      '/api/status/',
-      '/api/status/a/b',
-      '/badge/',
-      '/badge/provider_z.svg',
-      '/badge/provider_a.png',
-    ]) {
+    for (const path of ['/api/status/a/b', '/badge/provider_z.svg', '/badge/provider_a.png']) {
       const response = await get(path);
       expect(response.status, path).toBe(404);
       expect(await response.json()).toEqual({ error: 'invalid_provider' });
@@ -126,6 +120,42 @@ describe('the route table at work', () => {
     expect((await edgeApp(files).request('/api/status', undefined, LATER))!.status).toBe(500);
     warn.mockRestore();
   });
+});
+
+describe('odd paths: one 308 to the canonical path (query kept), or 404, before any route', () => {
+  it.each([
+    ['/api//timeline?provider=x', '/api/timeline?provider=x'],
+    ['/api/timeline%2Ecsv?limit=0', '/api/timeline.csv?limit=0'],
+    ['/api/status/', '/api/status'],
+    ['/%61pi/status', '/api/status'],
+    ['http://localhost:4321//feed.xml?provider=provider_a', '/feed.xml?provider=provider_a'],
+    ['/zh/', '/zh'],
+    ['/about/', '/about'],
+    ['/data//board.json', '/data/board.json'],
+  ])('%s → 308 %s, and what it lands on answers by its own rules', async (path, location) => {
+    const response = await get(path);
+    expect(response.status).toBe(308);
+    expect(response.headers.get('location')).toBe(location);
+    const landed = await app().request(location, undefined, LATER);
+    expect(landed?.status ?? 'handed to Astro').not.toBe(308);
+  });
+
+  it.each(['/api//timeline?provider=x', '/api/timeline%2Ecsv?limit=0'])(
+    'no odd form reaches the built file around the query validation: %s ends in 400',
+    async (path) => {
+      const location = (await get(path)).headers.get('location')!;
+      expect((await get(location)).status).toBe(400);
+    },
+  );
+
+  it.each(['/api%2Fstatus', '/api/status%2Fprovider_a', '/api%5Ctimeline', '/data%2Fboard.json'])(
+    '%s (an encoded slash) is 404',
+    async (path) => {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    },
+  );
 });
 
 describe('the handlers', () => {
@@ -174,7 +204,7 @@ describe('the handlers', () => {
   });
 
   it('/index.md and /zh/index.md are the board in Markdown', async () => {
-    expect(await (await get('/index.md')).text()).toContain('**Provider C**: Teased (`tease`)');
+    expect(await (await get('/index.md')).text()).toContain('**Provider C** (`provider_c`): Teased (`tease`)');
     expect(await (await get('/zh/index.md')).text()).toContain('**供应商 C**');
   });
 
@@ -213,6 +243,57 @@ describe('the handlers', () => {
       }),
     });
     const body = (await response.json()) as { result: { structuredContent: unknown } };
-    expect(body.result.structuredContent).toEqual(deriveBoard(EVENTS, LATER));
+    // Tool results carry numbers to three decimals (functions/mcp/server.ts).
+    const toThreeDecimals = (value: unknown): unknown =>
+      typeof value === 'number'
+        ? expect.closeTo(value, 3)
+        : Array.isArray(value)
+          ? value.map(toThreeDecimals)
+          : value !== null && typeof value === 'object'
+            ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, toThreeDecimals(inner)]))
+            : value;
+    expect(body.result.structuredContent).toEqual(toThreeDecimals(deriveBoard(EVENTS, LATER)));
   });
+});
+
+describe('conditional requests on every GET that carries data', () => {
+  it.each([
+    '/api/status',
+    '/api/timeline?provider=provider_a',
+    '/api/timeline',
+    '/api/timeline.csv?provider=provider_a',
+    '/api/timeline.csv',
+    '/feed.xml?provider=provider_a',
+    '/feed.json',
+    '/calendar.ics?provider=provider_b',
+    '/badge/provider_a.svg',
+    '/badge/provider_a.json',
+    '/data/board.json',
+  ])('%s has an ETag, and answers 304 to it and to If-None-Match: *', async (path) => {
+    const first = await get(path);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
+    for (const validator of [etag!, '*', `"other", ${etag}`]) {
+      const again = await get(path, { headers: { 'If-None-Match': validator } });
+      expect(again.status, validator).toBe(304);
+      expect(await again.text()).toBe('');
+      expect(again.headers.get('etag')).toBe(etag);
+    }
+    expect((await get(path, { headers: { 'If-None-Match': '"something-else"' } })).status).toBe(200);
+  });
+});
+
+describe('built files through the route table', () => {
+  it.each(['/data/board.json', '/openapi.json', '/llms.txt', '/calendar/provider_a.ics'])(
+    'another method on %s is 405 with Allow, and OPTIONS answers',
+    async (path) => {
+      const refused = await get(path, { method: 'DELETE' });
+      expect(refused.status).toBe(405);
+      expect(refused.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      const options = await get(path, { method: 'OPTIONS' });
+      expect(options.status).toBe(204);
+      expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    },
+  );
 });

@@ -1,15 +1,24 @@
-import { matchEdgeRoute, ownsProviderPath } from '../src/core/routes/match.ts';
+import { judgePath } from '../src/core/routes/canonical-path.ts';
+import { matchRoute, ownsProviderPath } from '../src/core/routes/match.ts';
 import type { RouteSpec } from '../src/core/routes/route.ts';
 import { CACHE_POLICIES } from '../src/core/routes/policy.ts';
 import { createContext, type EdgeBindings } from '../src/server/context.ts';
 import { DataSourceUnavailable } from '../src/server/data-source.ts';
+import { withValidator } from '../src/server/http/conditional.ts';
 import { optionsResponse } from '../src/server/http/cors.ts';
-import { internalError, invalidProvider, methodNotAllowed } from '../src/server/http/responses.ts';
+import {
+  internalError,
+  invalidProvider,
+  methodNotAllowed,
+  notAPath,
+  toCanonicalPath,
+} from '../src/server/http/responses.ts';
 import { HANDLERS, type RouteHandler } from './handlers.ts';
 
 /**
  * The edge routes as one Web-standard function: a request in, a response out, or `undefined` when no route of
- * the table matches (the worker then hands the request to Astro). Free of Astro and of `cloudflare:` modules,
+ * the table matches (the worker then hands the request to Astro). An odd form of any path (canonical-path.ts)
+ * is answered first, whoever owns the path. Free of Astro and of `cloudflare:` modules,
  * so the tests and the CPU benchmark call it in-process with real built files behind `env.ASSETS`.
  */
 export async function answerEdgeRoute(
@@ -17,20 +26,33 @@ export async function answerEdgeRoute(
   env: EdgeBindings,
   now = new Date(),
 ): Promise<Response | undefined> {
-  const pathname = new URL(request.url).pathname;
-  const match = matchEdgeRoute(pathname);
+  const url = new URL(request.url);
+  const { pathname } = url;
+  // Odd paths first, for every path the worker sees (pages too): one 308 to the canonical path, or 404.
+  const verdict = judgePath(pathname);
+  if (verdict.kind === 'redirect') return toCanonicalPath(verdict.pathname, url.search);
+  if (verdict.kind === 'notFound') return notAPath();
+  const match = matchRoute(pathname);
   if (match === undefined) return ownsProviderPath(pathname) ? invalidProvider() : undefined;
   const { route, params } = match;
   if (request.method === 'OPTIONS') return optionsResponse(route);
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   if (!(route.methods as readonly string[]).includes(method)) return methodNotAllowed(route);
-  const handler: RouteHandler = HANDLERS[route.id as keyof typeof HANDLERS];
-  const response = withRoutePolicy(
-    route,
-    await guarded(route, () => handler(createContext(request, env, now), params)),
-  );
+  const answer =
+    route.served === 'edge'
+      ? () => (HANDLERS[route.id as keyof typeof HANDLERS] as RouteHandler)(createContext(request, env, now), params)
+      : () => builtFile(request, env);
+  const response = await withValidator(request, withRoutePolicy(route, await guarded(route, answer)));
   return request.method === 'HEAD' ? new Response(null, response) : response;
 }
+
+/**
+ * A route the build answers with a file (the table's `static` routes): the asset store's file, with the
+ * request's conditional headers. Through the worker so that these paths get OPTIONS, `405` with `Allow`, HEAD
+ * and the same validators as the rest (the platform's own answers have no `Allow`).
+ */
+const builtFile = (request: Request, env: EdgeBindings): Promise<Response> =>
+  env.ASSETS.fetch(new Request(request.url, { headers: request.headers }));
 
 /** A handler's answer, or `internal_error` (logged, never with details) when it throws. */
 async function guarded(route: RouteSpec, answer: () => Promise<Response> | Response): Promise<Response> {
@@ -51,5 +73,8 @@ function withRoutePolicy(route: RouteSpec, response: Response): Response {
   if (response.status >= 400) return response;
   const copy = new Response(response.body, response);
   copy.headers.set('Cache-Control', CACHE_POLICIES[route.cache]);
+  // A route's own exposed headers (MCP's); the worker adds the common ones to every response (cors.ts).
+  if (route.corsHeaders !== undefined)
+    copy.headers.set('Access-Control-Expose-Headers', route.corsHeaders.expose.join(', '));
   return copy;
 }

@@ -40,6 +40,8 @@ describe('GET /api/ics', () => {
     ['an impossible date', 'provider=provider_a&resetAt=2026-02-30T18:30:00Z'],
     ['an impossible hour', 'provider=provider_a&resetAt=2026-11-21T25:30:00Z'],
     ['garbage', 'provider=provider_a&resetAt=soon'],
+    ['a time in year 0 in UTC', 'provider=provider_a&resetAt=0000-01-01T00:00:00%2B08:00'],
+    ['a time in year 10000 in UTC', 'provider=provider_a&weeklyAt=9999-12-31T23:59:59-05:00'],
     [
       'a tz that injects a line break and a property',
       'provider=provider_a&resetAt=2026-11-21T18:30:00Z&tz=Europe/Berlin%0D%0ADTSTART:19700101T000000Z',

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { NextEstimateSchema, StatusResponseSchema } from '../src/core/schemas.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
@@ -13,6 +14,26 @@ const withoutClock = (value: unknown) =>
   JSON.parse(
     JSON.stringify(value, (key, inner: unknown) => (key === 'updatedAt' || key === 'daysSince' ? undefined : inner)),
   );
+
+/** `actual` is `expected` with every number to at most three decimals (a tool result against the HTTP API). */
+function expectRoundedCopy(actual: unknown, expected: unknown, path = '$'): void {
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    expect(Math.abs(actual - expected), `${path}: ${actual} for ${expected}`).toBeLessThanOrEqual(0.0005 + 1e-9);
+    expect(String(actual), path).toMatch(/^-?\d+(\.\d{1,3})?(e-?\d+)?$/);
+    return;
+  }
+  if (expected !== null && typeof expected === 'object' && actual !== null && typeof actual === 'object') {
+    expect(Object.keys(actual).sort(), path).toEqual(Object.keys(expected).sort());
+    for (const key of Object.keys(expected))
+      expectRoundedCopy(
+        (actual as Record<string, unknown>)[key],
+        (expected as Record<string, unknown>)[key],
+        `${path}.${key}`,
+      );
+    return;
+  }
+  expect(actual, path).toEqual(expected);
+}
 
 beforeAll(async () => {
   client = new Client({ name: 'departures-board-tests', version: '1.0.0' });
@@ -34,7 +55,13 @@ describe('MCP with the SDK’s own client', () => {
   it('initializes as departures-board with instructions about the estimate', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'departures-board', version: '1.0.0' });
     expect(client.getInstructions()).toMatch(/not a vendor schedule|never a vendor schedule/);
-    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+    expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {}, prompts: {} });
+  });
+
+  it('claims the capabilities its server card claims, and no listChanged (a stateless server sends none)', async () => {
+    const card = (await (await fetch(`${baseUrl}/.well-known/mcp.json`)).json()) as { capabilities: unknown };
+    expect(client.getServerCapabilities()).toEqual(card.capabilities);
+    expect(JSON.stringify(client.getServerCapabilities())).not.toMatch(/listChanged/);
   });
 
   it('lists the three tools, read-only, with input and output schemas', async () => {
@@ -54,7 +81,7 @@ describe('MCP with the SDK’s own client', () => {
     expect(JSON.parse(text.text)).toEqual(structured);
     StatusResponseSchema.parse(structured);
     const http = await (await fetch(`${baseUrl}/api/status`)).json();
-    expect(withoutClock(structured)).toEqual(withoutClock(http));
+    expectRoundedCopy(withoutClock(structured), withoutClock(http));
   });
 
   it('get_timeline defaults to the 20 newest, each with its permanent page', async () => {
@@ -92,7 +119,7 @@ describe('MCP with the SDK’s own client', () => {
     };
     expect(estimate.nextEstimate).toBe(http.nextEstimate);
     expect(estimate.lastReset).toEqual(http.lastReset);
-    expect(estimate.medianIntervalDays).toBe(http.stats.medianIntervalDays);
+    expectRoundedCopy(estimate.medianIntervalDays, http.stats.medianIntervalDays);
     expect(estimate.sampleSize).toBeGreaterThan(0);
     expect(estimate.note).toMatch(/not a vendor schedule/);
   });
@@ -113,12 +140,56 @@ describe('MCP with the SDK’s own client', () => {
     expect(outcome.message).toMatch(field);
   });
 
-  it('an unknown tool is an error, not a crash', async () => {
-    const outcome = await client.callTool({ name: 'delete_everything', arguments: {} }).then(
-      (result) => JSON.stringify(result),
-      (error: Error) => error.message,
+  it('an unknown tool is the protocol error -32602, with one "MCP error" prefix (the client’s)', async () => {
+    const error = await client.callTool({ name: 'delete_everything', arguments: {} }).then(
+      () => undefined,
+      (thrown: McpError) => thrown,
     );
-    expect(outcome).toMatch(/delete_everything/);
+    expect(error).toBeInstanceOf(McpError);
+    expect(error!.code).toBe(-32602);
+    expect(error!.message).toMatch(/delete_everything/);
+    expect(error!.message.match(/MCP error/g)).toHaveLength(1);
+  });
+
+  it('an unknown resource is -32002', async () => {
+    const error = await client.readResource({ uri: `${baseUrl}/api/nothing` }).then(
+      () => undefined,
+      (thrown: McpError) => thrown,
+    );
+    expect(error!.code).toBe(-32002);
+  });
+
+  it('lists input schemas with their enums inline, for hosts that drop $ref and allOf', async () => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) expect(JSON.stringify(tool.inputSchema)).not.toMatch(/\$ref|allOf|\$defs/);
+    const timeline = tools.find((tool) => tool.name === 'get_timeline')!.inputSchema.properties as Record<
+      string,
+      { enum?: string[] }
+    >;
+    expect(timeline.provider!.enum).toEqual(['provider_a', 'provider_b', 'provider_c', 'all']);
+    expect(timeline.kind!.enum).toEqual(['reset', 'banked', 'boost', 'promo', 'tease']);
+  });
+
+  it('get_timeline takes a kind filter', async () => {
+    const { structured } = await call('get_timeline', { kind: 'reset', limit: 100 });
+    const all = (await (await fetch(`${baseUrl}/api/timeline?limit=500`)).json()) as {
+      events: { id: string; kind: string }[];
+    };
+    const expected = all.events
+      .filter((event) => event.kind === 'reset')
+      .slice(0, 100)
+      .map((event) => event.id);
+    expect((structured as { events: { id: string }[] }).events.map((event) => event.id)).toEqual(expected);
+  });
+
+  it('rounds numbers to three decimals, in the text and in structuredContent alike', async () => {
+    const { text, structured } = await call('get_status');
+    expect(JSON.parse(text.text)).toEqual(structured);
+    const daysSince = (structured as { providers: { daysSince: number | null }[] }).providers
+      .map((row) => row.daysSince)
+      .filter((value) => value !== null);
+    expect(daysSince.length).toBeGreaterThan(0);
+    for (const value of daysSince) expect(String(value)).toMatch(/^\d+(\.\d{1,3})?$/);
   });
 
   it('offers the board and the timeline as resources', async () => {
@@ -183,7 +254,22 @@ describe('MCP over raw HTTP', () => {
 
   it.each([
     ['a body that is not JSON', 400, -32700, '{"jsonrpc": "2.0", "id": 1,', {}],
-    ['a message that is not JSON-RPC', 400, -32700, '{"hello": "world"}', {}],
+    ['JSON that is not a JSON-RPC message', 400, -32600, '{"hello": "world"}', {}],
+    ['an empty batch', 400, -32600, '[]', {}],
+    [
+      'a batch under protocol revision 2025-11-25',
+      400,
+      -32600,
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
+      { 'MCP-Protocol-Version': '2025-11-25' },
+    ],
+    [
+      'params that do not fit the method',
+      200,
+      -32602,
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}',
+      {},
+    ],
     ['a wrong Content-Type', 415, -32000, listTools, { 'Content-Type': 'text/plain' }],
     [
       'a body over 64 KiB',
@@ -195,7 +281,9 @@ describe('MCP over raw HTTP', () => {
   ])('%s is %i with JSON-RPC error %i, never a 500', async (_, status, code, body, headers) => {
     const response = await post(body, headers);
     expect(response.status).toBe(status);
-    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code } });
+    const answer = (await response.json()) as { error: { message: string } };
+    expect(answer).toMatchObject({ jsonrpc: '2.0', error: { code } });
+    expect(answer.error.message).not.toMatch(/MCP error|\n/);
   });
 
   it.each([

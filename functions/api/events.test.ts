@@ -101,12 +101,20 @@ describe('GET /api/events/<id>', () => {
   });
 
   it.each([
-    '/api/events/',
+    ['/api/events/', 308],
+    ['/api/events/..%2F..%2Fboard', 404],
+    ['/api/events/a%00b', 404],
+  ])('answers the odd path %s by the odd-path policy (%i), reading no file', async (path, status) => {
+    const fetchAsset = vi.spyOn(app.env.ASSETS, 'fetch');
+    const response = await get(path);
+    expect(response.status).toBe(status);
+    expect(fetchAsset).not.toHaveBeenCalled();
+  });
+
+  it.each([
     '/api/events/_leading-underscore',
     '/api/events/a.b',
-    '/api/events/..%2F..%2Fboard',
     '/api/events/a%20b',
-    '/api/events/a%00b',
     `/api/events/${'x'.repeat(129)}`,
     '/api/events/%E2%80%AEevil',
     '/api/events/%',

@@ -1,6 +1,12 @@
+import { readRequestBody, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { MCP_TOOLS } from '../../src/core/mcp/catalogue.ts';
+import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
-import { createBoardMcpServer } from './server.ts';
+import { jsonResponse } from '../../src/server/http/responses.ts';
+import { screenBody, type JsonRpcErrorObject, type RequestId } from './json-rpc.ts';
+import { guardProtocol } from './protocol.ts';
+import { createBoardMcpServer, resourceUris } from './server.ts';
 
 /**
  * POST /mcp and /api/mcp (spec 4.7): stateless Streamable HTTP. The rate limit and the response framing are
@@ -46,6 +52,12 @@ function negotiate(request: Request): { request: Request; json: boolean } {
   return { request: new Request(request, { headers }), json };
 }
 
+const jsonRpcError = (status: number, id: RequestId | null, error: JsonRpcErrorObject): Response =>
+  jsonResponse({ jsonrpc: '2.0', id, error }, { status, headers: { 'Cache-Control': 'no-store' } });
+
+const isJsonBody = (request: Request) =>
+  (request.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase() === CONTENT_TYPES.json.split(';')[0];
+
 /** A POST (the route table answers every other method). */
 export async function handleMcp(context: EdgeContext): Promise<Response> {
   const { request } = context;
@@ -57,7 +69,18 @@ export async function handleMcp(context: EdgeContext): Promise<Response> {
     enableJsonResponse: negotiated.json,
     maxRequestBodySize: MCP_BODY_LIMIT_BYTES,
   });
+  // Another media type: the transport's own 415. A JSON body is read and screened here first (json-rpc.ts).
+  let parsedBody: unknown;
+  if (isJsonBody(negotiated.request)) {
+    const body = await readRequestBody(negotiated.request, MCP_BODY_LIMIT_BYTES);
+    if (body.tooLarge)
+      return jsonRpcError(413, null, { code: -32000, message: requestBodyTooLargeMessage(MCP_BODY_LIMIT_BYTES) });
+    const screened = screenBody(body.text, request.headers.get('MCP-Protocol-Version'));
+    if (!screened.ok) return jsonRpcError(400, screened.id, screened.error);
+    parsedBody = screened.body;
+  }
   const server = createBoardMcpServer(context);
   await server.connect(transport);
-  return transport.handleRequest(negotiated.request);
+  guardProtocol(transport, { toolNames: Object.keys(MCP_TOOLS), resourceUris: resourceUris() });
+  return transport.handleRequest(negotiated.request, parsedBody === undefined ? undefined : { parsedBody });
 }

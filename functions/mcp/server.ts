@@ -1,18 +1,28 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  InitializeRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { buildTimelineResponse } from '../../src/core/api/timeline.ts';
 import { boardFromSummaries, estimateFromSummary } from '../../src/core/board.ts';
 import { recentEvents, summariesOf } from '../../src/core/dataset.ts';
 import {
+  MCP_CAPABILITIES,
   MCP_INSTRUCTIONS,
   MCP_PROMPTS,
   MCP_RESOURCES,
   MCP_SERVER_INFO,
   MCP_TOOLS,
+  mcpToolList,
   NextEstimateToolInput,
+  READ_ONLY_TOOL,
   TimelineToolInput,
   type TimelineToolResult,
 } from '../../src/core/mcp/catalogue.ts';
+import { roundNumbers } from '../../src/core/mcp/json-schema.ts';
 import { MARKDOWN_LATEST_COUNT, renderBoardMarkdown } from '../../src/core/render/markdown.ts';
 import { SERVES_SAMPLE_DATA } from '../../src/server/sample-data.ts';
 import { eventPageUrl } from '../../src/core/site.ts';
@@ -20,13 +30,26 @@ import { PROVIDER_LABELS } from '../../src/core/i18n/labels.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
 
-/** A tool result as the spec wants it: the JSON as a text block, and the same object as structuredContent. */
-const toolResult = <T extends object>(value: T) => ({
-  content: [{ type: 'text' as const, text: JSON.stringify(value) }],
-  structuredContent: value as T & Record<string, unknown>,
-});
+/**
+ * A tool result as the spec wants it: the JSON as a text block, and the same object as structuredContent, both
+ * with numbers to three decimals (`daysSince` to the minute and a half, not to the picosecond).
+ */
+const toolResult = <T extends object>(value: T) => {
+  const rounded = roundNumbers(value);
+  return {
+    content: [{ type: 'text' as const, text: JSON.stringify(rounded) }],
+    structuredContent: rounded as T & Record<string, unknown>,
+  };
+};
 
-const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+const READ_ONLY = READ_ONLY_TOOL;
+
+/** The URIs of the resources, as registered below and checked by resources/read (functions/mcp/protocol.ts). */
+export const resourceUris = (): string[] =>
+  Object.values(MCP_RESOURCES).map((resource) => `${BASE_URL}${resource.path}`);
+
+/** tools/list depends on the code only: converted to JSON Schema once per isolate, when first asked. */
+let listedTools: ReturnType<typeof mcpToolList> | undefined;
 
 /** A fresh, stateless MCP server over the board at the request's time (one per request). */
 export function createBoardMcpServer(context: EdgeContext): McpServer {
@@ -44,8 +67,9 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
   server.registerTool(
     'get_timeline',
     { ...MCP_TOOLS.get_timeline, inputSchema: TimelineToolInput, annotations: READ_ONLY },
-    async ({ provider, limit }) => {
-      const timeline = buildTimelineResponse(await context.dataset(), { provider, limit }, context.now);
+    async ({ provider, limit, kind }) => {
+      const selection = { provider, limit, ...(kind === undefined ? {} : { kind }) };
+      const timeline = buildTimelineResponse(await context.dataset(), selection, context.now);
       const result: TimelineToolResult = {
         ...timeline,
         events: timeline.events.map((event) => ({ ...event, pageUrl: eventPageUrl(BASE_URL, event) })),
@@ -114,5 +138,20 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
     }),
   );
 
+  // The SDK lists schemas with `$ref`/`allOf` and long patterns; the catalogue's list is self-contained.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => {
+    listedTools ??= mcpToolList();
+    return { tools: listedTools };
+  });
+  // The SDK claims `listChanged` for every list it serves; a stateless server can never send that notification.
+  // The same answer as the SDK's otherwise (its version negotiation), with the catalogue's capabilities.
+  server.server.setRequestHandler(InitializeRequestSchema, ({ params }) => ({
+    protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)
+      ? params.protocolVersion
+      : LATEST_PROTOCOL_VERSION,
+    capabilities: MCP_CAPABILITIES,
+    serverInfo: MCP_SERVER_INFO,
+    instructions: MCP_INSTRUCTIONS,
+  }));
   return server;
 }

@@ -84,6 +84,17 @@ export const CPU_TARGETS: CpuTarget[] = [
       headers: { 'content-type': 'application/json', 'cf-connecting-ip': '2001:db8::7' },
     },
   },
+  {
+    name: 'POST /mcp tools/list',
+    path: '/mcp',
+    init: {
+      method: 'POST',
+      body: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+      headers: { 'content-type': 'application/json', 'cf-connecting-ip': '2001:db8::8' },
+    },
+  },
+  { name: 'GET /api//timeline?provider=x (odd path: 308)', path: '/api//timeline?provider=x' },
+  { name: 'GET /openapi.json (a built file through the table)', path: '/openapi.json' },
 ];
 
 const cpuMs = (start: NodeJS.CpuUsage) => {

@@ -5,7 +5,7 @@ import { ProviderSchema } from './enums.ts';
 import { ProviderSummarySchema, summarizeProvider } from './history.ts';
 import { compareNewestFirst, eventsKnownAt, isPublished } from './ordering.ts';
 import { EventSchema, UtcTimestampSchema, type Event } from './schemas.ts';
-import { PROVIDERS, type Provider } from './vocabulary.ts';
+import { PROVIDERS, type EventKind, type Provider } from './vocabulary.ts';
 
 /**
  * What the build hands to the edge. The worker never reads the whole history: it reads one small data set
@@ -116,9 +116,14 @@ export const summariesOf = (dataset: EdgeDataset) =>
   >;
 
 /** The newest `limit` events of one provider or of all three (a merge of the per-provider lists). */
-export function recentEvents(dataset: EdgeDataset, provider: ProviderFilter, limit: number): Event[] {
-  if (provider !== 'all') return dataset.providers[provider].recent.slice(0, limit);
-  const lists = PROVIDERS.map((name) => dataset.providers[name].recent);
+export function recentEvents(dataset: EdgeDataset, provider: ProviderFilter, limit: number, kind?: EventKind): Event[] {
+  // A kind filter looks at each provider's newest events that the data set holds (the build keeps 500).
+  const listOf = (name: Provider) =>
+    kind === undefined
+      ? dataset.providers[name].recent
+      : dataset.providers[name].recent.filter((event) => event.kind === kind);
+  if (provider !== 'all') return listOf(provider).slice(0, limit);
+  const lists = PROVIDERS.map(listOf);
   const positions = lists.map(() => 0);
   const merged: Event[] = [];
   while (merged.length < limit) {

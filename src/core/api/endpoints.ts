@@ -11,6 +11,8 @@ export interface EndpointListing {
   path: string;
   method: Method;
   title: string;
+  /** The same endpoint's other paths (the spec's aliases: /api/feed, /api/mcp). */
+  aliases: string[];
 }
 
 export const endpointListings = (locale: Locale): EndpointListing[] =>
@@ -21,6 +23,9 @@ export const endpointListings = (locale: Locale): EndpointListing[] =>
             method: route.methods[0],
             path: ('example' in route.listing ? route.listing.example : undefined) ?? route.path,
             title: TRANSLATIONS[locale].endpoints[route.id as ListedRouteId],
+            aliases: ROUTES.filter((alias) => 'aliasOf' in alias && alias.aliasOf === route.id).map(
+              (alias) => alias.path,
+            ),
           },
         ]
       : [],

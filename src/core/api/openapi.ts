@@ -23,12 +23,18 @@ function componentRefs(schema: JsonObject): JsonObject {
   return rest;
 }
 
+/**
+ * A query parameter as it travels: its input side, a string (`limit` is `^[0-9]+$` there, then a bound), so a
+ * validating proxy checks what the service checks; a default is written as the string a client would send.
+ */
 function queryParameters(schema: z.ZodObject, required: readonly string[] = []): JsonObject[] {
   return Object.entries(schema.shape).map(([name, field]) => {
     const described = componentRefs(
-      z.toJSONSchema(field as z.ZodType, { io: 'output', target: 'draft-2020-12' }) as JsonObject,
+      z.toJSONSchema(field as z.ZodType, { io: 'input', target: 'draft-2020-12' }) as JsonObject,
     );
     const { description, ...fieldSchema } = described;
+    if (fieldSchema['type'] === 'string' && typeof fieldSchema['default'] === 'number')
+      fieldSchema['default'] = String(fieldSchema['default']);
     return { name, in: 'query', required: required.includes(name), description, schema: fieldSchema };
   });
 }
@@ -59,13 +65,19 @@ function pathParameters(route: RouteSpec): JsonObject[] {
   }));
 }
 
+/** Every GET answered `200` carries a validator and honours If-None-Match (src/server/http/conditional.ts). */
+const answersConditionally = (route: RouteSpec): boolean =>
+  route.methods.includes('GET') && (route.ok.status ?? 200) === 200;
+
 /** Every answer of a route but its success: each follows from a fact of the table. */
 function otherResponses(route: RouteSpec): JsonObject {
   const allow = { ...cors, Allow: { schema: { type: 'string', const: allowedMethods(route).join(', ') } } };
   const responses: JsonObject = {};
-  if (route.conditional)
+  if (answersConditionally(route))
     responses['304'] = {
-      description: 'not modified: the If-None-Match validator still names the data',
+      description: route.conditional
+        ? 'not modified: the If-None-Match validator still names the data (or is `*`)'
+        : 'not modified: the If-None-Match validator still names these bytes (or is `*`)',
       headers: { ...cors, ETag: header('ETag') },
     };
   if (route.query !== undefined)
@@ -100,6 +112,7 @@ function successResponse(route: RouteSpec, withBody: boolean): JsonObject {
     ...cors,
     'Cache-Control': { schema: { type: 'string', const: CACHE_POLICIES[route.cache] } },
   };
+  if (answersConditionally(route)) headers['ETag'] = header('ETag');
   for (const name of route.ok.headers ?? [])
     headers[name === 'Location' ? 'Location' : name.startsWith('ContentDisposition') ? 'Content-Disposition' : name] =
       header(name);
@@ -117,10 +130,8 @@ function successResponse(route: RouteSpec, withBody: boolean): JsonObject {
 }
 
 function operations(route: RouteSpec): JsonObject {
-  const parameters = [
-    ...pathParameters(route),
-    ...(route.query === undefined ? [] : queryParameters(route.query.schema, route.query.required)),
-  ];
+  // Path parameters are the path item's (every method's, OPTIONS included); the query is the reading methods'.
+  const parameters = route.query === undefined ? [] : queryParameters(route.query.schema, route.query.required);
   const operation = (method: string, withBody: boolean) => ({
     operationId: method === 'head' ? `${route.id}Head` : route.id,
     tags: [route.tag],
@@ -182,7 +193,12 @@ export function buildOpenApiDocument(baseUrl: string, routes: readonly RouteSpec
     servers: [{ url: baseUrl }],
     security: [],
     tags: Object.entries(ROUTE_TAGS).map(([name, description]) => ({ name, description })),
-    paths: Object.fromEntries(routes.map((route) => [route.path, operations(route)])),
+    paths: Object.fromEntries(
+      routes.map((route) => {
+        const parameters = pathParameters(route);
+        return [route.path, { ...(parameters.length > 0 ? { parameters } : {}), ...operations(route) }];
+      }),
+    ),
     components: {
       schemas: components,
       headers: {
@@ -192,7 +208,7 @@ export function buildOpenApiDocument(baseUrl: string, routes: readonly RouteSpec
         },
         ETag: {
           description:
-            'a weak validator of the data in the body (clock-only fields excluded); send it back in If-None-Match',
+            'a validator: of the data in the body for edge-computed JSON (clock-only fields excluded), else of the bytes; send it back in If-None-Match',
           schema: { type: 'string' },
         },
         ContentDispositionInline: {

@@ -68,6 +68,10 @@ describe('parseQuery: calendar', () => {
       'provider=provider_a&weeklyAt=2026-11-23T09:00:00Z&locale=zh&tz=Europe/Berlin',
       { weeklyAt: '2026-11-23T09:00:00Z', locale: 'zh', tz: 'Europe/Berlin' },
     ],
+    ['provider=provider_a&resetAt=0001-01-01T00:00:00Z', { resetAt: '0001-01-01T00:00:00Z' }],
+    ['provider=provider_a&resetAt=9999-12-31T23:59:59%2B05:00', { resetAt: '9999-12-31T23:59:59+05:00' }],
+    ['provider=provider_a&resetAt=0001-01-01T00:00:00Z', { resetAt: '0001-01-01T00:00:00Z' }],
+    ['provider=provider_a&resetAt=9999-12-31T23:59:59%2B05:00', { resetAt: '9999-12-31T23:59:59+05:00' }],
   ])('accepts ?%s', (query, expected) => {
     const result = parse(IcsQuerySchema, query);
     expect(result).toEqual({ ok: true, value: expect.objectContaining(expected) });
@@ -79,6 +83,9 @@ describe('parseQuery: calendar', () => {
     ['provider=provider_a&resetAt=2026-11-21T18:30:00', 'resetAt'],
     ['provider=provider_a&resetAt=2026-02-30T18:30:00Z', 'resetAt'],
     ['provider=provider_a&weeklyAt=tomorrow', 'weeklyAt'],
+    ['provider=provider_a&resetAt=0000-01-01T00:00:00%2B08:00', 'resetAt'],
+    ['provider=provider_a&resetAt=0000-06-01T00:00:00Z', 'resetAt'],
+    ['provider=provider_a&weeklyAt=9999-12-31T23:59:59-05:00', 'weeklyAt'],
     ['provider=provider_a&resetAt=2026-11-21T18:30:00Z&tz=Europe/Berlin;DROP', 'tz'],
     [`provider=provider_a&resetAt=2026-11-21T18:30:00Z&tz=${'A'.repeat(65)}`, 'tz'],
     ['provider=provider_a&resetAt=2026-11-21T18:30:00Z&locale=fr', 'locale'],

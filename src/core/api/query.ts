@@ -23,7 +23,9 @@ export const TimelineQuerySchema = z.object({
   provider: ProviderFilterSchema.default('all').describe('one provider, or all three'),
   limit: decimalIntegerParam(TIMELINE_LIMIT.min, TIMELINE_LIMIT.max)
     .default(TIMELINE_LIMIT.default)
-    .describe('the most events to return, newest first'),
+    .describe(
+      `the most events to return, newest first: digits only, ${TIMELINE_LIMIT.min} to ${TIMELINE_LIMIT.max} (default ${TIMELINE_LIMIT.default})`,
+    ),
   format: z.enum(['json', 'csv']).default('json').describe('json (TimelineResponse) or csv (as /api/timeline.csv)'),
 });
 export type TimelineQuery = z.infer<typeof TimelineQuerySchema>;
@@ -38,11 +40,26 @@ export type FeedQuery = z.infer<typeof FeedQuerySchema>;
 /** IANA zone names as the spec allows them (only echoed, never interpreted). */
 export const TZ_PATTERN = /^[A-Za-z0-9_+\-/]+$/;
 
-/** A date-time with `Z` or an explicit offset; impossible dates (30 February) are refused. */
-const WindowTimeSchema = z.iso.datetime({
-  offset: true,
-  error: 'must be an ISO 8601 date-time with an offset, like 2026-03-04T18:30:00+01:00',
-});
+/** The years iCalendar's DATE-TIME can write (four digits, RFC 5545 3.3.5), as the UTC calendar counts them. */
+export const CALENDAR_YEARS = { min: 1, max: 9999 } as const;
+
+/**
+ * A date-time with `Z` or an explicit offset; impossible dates (30 February) are refused, and so is a time
+ * whose UTC date leaves years 0001–9999 (`0000-01-01T00:00:00+08:00` is in year 0 in UTC, and
+ * `9999-12-31T23:59:59-05:00` in year 10000): the calendar writes UTC times.
+ */
+const WindowTimeSchema = z.iso
+  .datetime({
+    offset: true,
+    error: 'must be an ISO 8601 date-time with an offset, like 2026-03-04T18:30:00+01:00',
+  })
+  .refine(
+    (value) => {
+      const year = new Date(Date.parse(value)).getUTCFullYear();
+      return year >= CALENDAR_YEARS.min && year <= CALENDAR_YEARS.max;
+    },
+    { message: 'must fall within the years 0001–9999 in UTC' },
+  );
 
 export const IcsQuerySchema = z
   .object({

@@ -1,9 +1,10 @@
 import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { z } from 'zod';
 import { ProviderFilterSchema } from '../api/query.ts';
-import { ProviderSchema } from '../enums.ts';
+import { EventKindSchema, ProviderSchema } from '../enums.ts';
 import { EventSchema, NextEstimateSchema, StatusResponseSchema, UtcTimestampSchema } from '../schemas.ts';
 import { routeById } from '../routes/table.ts';
+import { compactJsonSchema } from './json-schema.ts';
 import { API_VERSION, SERVICE_MACHINE_NAME, SERVICE_NAME } from '../site.ts';
 
 /**
@@ -32,6 +33,7 @@ export const TimelineToolInput = {
     .max(TIMELINE_TOOL_LIMIT.max)
     .default(TIMELINE_TOOL_LIMIT.default)
     .describe('how many announcements, newest first'),
+  kind: EventKindSchema.optional().describe('only announcements of this kind (reset, banked, boost, promo, tease)'),
 };
 
 export const TimelineToolOutput = z.strictObject({
@@ -44,6 +46,14 @@ export const TimelineToolOutput = z.strictObject({
 export type TimelineToolResult = z.infer<typeof TimelineToolOutput>;
 
 export const NextEstimateToolInput = { provider: ProviderSchema.describe('the provider to estimate') };
+
+/** What tools/list says of each tool's result (the registration below takes the same schemas as shapes). */
+const TOOL_OUTPUTS = {
+  get_status: StatusResponseSchema,
+  get_timeline: TimelineToolOutput,
+  get_next_estimate: NextEstimateSchema,
+} as const;
+const TOOL_INPUTS = { get_status: {}, get_timeline: TimelineToolInput, get_next_estimate: NextEstimateToolInput };
 
 /** Output schemas are given as shapes: MCP wants `type: object` at the top, where a named schema would be a `$ref`. */
 export const MCP_TOOLS = {
@@ -66,6 +76,25 @@ export const MCP_TOOLS = {
     outputSchema: NextEstimateSchema.shape,
   },
 } as const;
+
+export const READ_ONLY_TOOL = { readOnlyHint: true, openWorldHint: false } as const;
+
+/**
+ * tools/list as the server answers it: every schema self-contained (enums inline, no `$ref`) and compact
+ * (src/core/mcp/json-schema.ts). The SDK's own listing nests named schemas behind `$ref` and `allOf`.
+ */
+export const mcpToolList = () =>
+  Object.entries(MCP_TOOLS).map(([name, tool]) => ({
+    name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: compactJsonSchema(z.object(TOOL_INPUTS[name as keyof typeof MCP_TOOLS]), 'input', true),
+    outputSchema: compactJsonSchema(TOOL_OUTPUTS[name as keyof typeof MCP_TOOLS], 'output', false),
+    annotations: READ_ONLY_TOOL,
+  }));
+
+/** A stateless server's lists never change under a client: no `listChanged`, no `subscribe`. */
+export const MCP_CAPABILITIES = { tools: {}, resources: {}, prompts: {} } as const;
 
 export const MCP_RESOURCES = {
   board: { path: '/api/status', title: 'The board (JSON)', mimeType: 'application/json' },
@@ -95,7 +124,7 @@ export const buildMcpServerCard = (baseUrl: string) => ({
   },
   authentication: { required: false },
   rateLimit: { requestsPerMinutePerIp: 60 },
-  capabilities: { tools: {}, resources: {}, prompts: {} },
+  capabilities: MCP_CAPABILITIES,
   tools: Object.entries(MCP_TOOLS).map(([name, tool]) => ({ name, title: tool.title, description: tool.description })),
   resources: Object.entries(MCP_RESOURCES).map(([name, resource]) => ({
     name,

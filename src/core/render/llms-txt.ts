@@ -17,7 +17,8 @@ export const renderLlmsTxt = (baseUrl: string): string =>
     '## Endpoints',
     '',
     ...endpointListings('en').map(
-      (endpoint) => `- [${endpoint.title}](${baseUrl}${endpoint.path}): \`${endpoint.method} ${endpoint.path}\``,
+      (endpoint) =>
+        `- [${endpoint.title}](${baseUrl}${endpoint.path}): ${[endpoint.path, ...endpoint.aliases].map((path) => `\`${endpoint.method} ${path}\``).join(', ')}`,
     ),
     '',
     '## Terms',

@@ -29,10 +29,14 @@ describe('renderBoardMarkdown', () => {
 
   it('has a status line per provider with last reset and the next estimate worded as an estimate', () => {
     const markdown = render('en', resetsWithGaps([10, 12], 3));
-    for (const label of ['Provider A', 'Provider B', 'Provider C'])
-      expect(markdown).toMatch(new RegExp(`^- \\*\\*${label}\\*\\*: `, 'm'));
+    for (const [label, id] of [
+      ['Provider A', 'provider_a'],
+      ['Provider B', 'provider_b'],
+      ['Provider C', 'provider_c'],
+    ])
+      expect(markdown).toMatch(new RegExp(`^- \\*\\*${label}\\*\\* \\(\`${id}\`\\): `, 'm'));
     expect(markdown).toMatch(
-      /\*\*Provider A\*\*: .*last reset 2026-06-12 12:00 UTC \(3\.0 days ago\); next reset, cadence estimate: around 2026-06-23 12:00 UTC \(.*not a vendor schedule\)/,
+      /\*\*Provider A\*\* \(`provider_a`\): .*last reset 2026-06-12 12:00 UTC \(3\.0 days ago\); next reset, cadence estimate: around 2026-06-23 12:00 UTC \(.*not a vendor schedule\)/,
     );
     expect(markdown).not.toMatch(/scheduled for|will reset on/i);
   });
@@ -55,17 +59,35 @@ describe('renderBoardMarkdown', () => {
     expect(markdown).not.toContain(`#event-${omitted.id}`);
   });
 
-  it('lists the machine-readable endpoints with their URLs', () => {
-    const markdown = render('en');
-    for (const path of [
-      '/api/status',
-      '/api/timeline',
-      '/api/timeline.csv',
-      '/feed.xml',
-      '/openapi.json',
-      '/zh/index.md',
-    ]) {
-      expect(markdown).toContain(`${BASE}${path}\``);
+  it('lists every machine-readable endpoint the spec names (section 4), aliases included, with their URLs', () => {
+    for (const locale of ['en', 'zh'] as const) {
+      const markdown = render(locale);
+      for (const endpoint of [
+        'GET /api/status',
+        'GET /api/timeline',
+        'GET /api/timeline.csv',
+        'GET /feed.xml',
+        'GET /api/feed',
+        'GET /api/ics?provider=',
+        'GET /index.md',
+        'GET /zh/index.md',
+        'POST /mcp',
+        'POST /api/mcp',
+        'GET /calendar.ics',
+        'GET /.well-known/mcp.json',
+        'GET /openapi.json',
+      ]) {
+        const [method, path] = endpoint.split(' ');
+        expect(markdown, `${locale}: ${endpoint}`).toContain(`\`${method} ${BASE}${path}`);
+      }
+    }
+  });
+
+  it('names a provider without data by its id as well as its label', () => {
+    const onlyA = resetsWithGaps([10, 12], 3).map((event) => ({ ...event, provider: 'provider_a' as const }));
+    for (const locale of ['en', 'zh'] as const) {
+      const markdown = render(locale, onlyA);
+      expect(markdown).toMatch(/^- \*\*[^*]+\*\* \(`provider_c`\): .*\(`no_data`\)/m);
     }
   });
 

@@ -33,7 +33,8 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
   lines.push(`> ${text.intro(board.updatedAt)}`, '', `## ${text.statusHeading}`, '');
 
   for (const row of board.providers) {
-    const status = `**${PROVIDER_LABELS[locale][row.provider]}**: ${STATUS_LABELS[locale][row.status]} (\`${row.status}\`)`;
+    // Named by label and by id: an agent matches the id against the API, a person reads the label.
+    const status = `**${PROVIDER_LABELS[locale][row.provider]}** (\`${row.provider}\`): ${STATUS_LABELS[locale][row.status]} (\`${row.status}\`)`;
     const last =
       row.lastReset === null || row.daysSince === null
         ? text.noReset
@@ -48,7 +49,7 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
   const latest = events.slice(0, MARKDOWN_LATEST_COUNT);
   if (latest.length === 0) lines.push(text.none);
   for (const event of latest) {
-    const label = `${PROVIDER_LABELS[locale][event.provider]} · ${KIND_LABELS[locale][event.kind]}`;
+    const label = `${PROVIDER_LABELS[locale][event.provider]} (\`${event.provider}\`) · ${KIND_LABELS[locale][event.kind]}`;
     lines.push(
       `- ${utcMinute(event.announcedAt)} · ${label} · \`${event.scope}\`: ${escapeMarkdown(event.summary)} ` +
         `([${text.original}](<${new URL(event.sourceUrl).href}>), [${text.permalink}](<${eventPageUrl(baseUrl, event)}>))`,
@@ -57,7 +58,8 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
 
   lines.push('', `## ${text.endpointsHeading}`, '');
   for (const endpoint of endpointListings(locale)) {
-    lines.push(`- ${endpoint.title}: \`${endpoint.method} ${baseUrl}${endpoint.path}\``);
+    const paths = [endpoint.path, ...endpoint.aliases].map((path) => `\`${endpoint.method} ${baseUrl}${path}\``);
+    lines.push(`- ${endpoint.title}: ${paths.join(', ')}`);
   }
   lines.push('', text.terms, '');
   return lines.join('\n');

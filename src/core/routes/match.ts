@@ -65,22 +65,21 @@ export const EDGE_ROUTES: readonly RouteSpec[] = ROUTES.filter((route) => route.
 /** The routes the worker answers itself, before Astro's pages. */
 export const matchEdgeRoute = createMatcher(EDGE_ROUTES);
 
-/** The API's namespace belongs to the worker whole: an odd path under it never reaches a built file. */
-const API_NAMESPACE = '/api/';
+/** Every route of the table: the edge's, and the built files' (served through the worker for OPTIONS, 405, HEAD). */
+export const matchRoute = createMatcher(ROUTES);
+
+/** Built files the platform serves without the worker: Astro's hashed, immutable assets. */
+const PLATFORM_ONLY_PATTERNS = ['/_astro/*'];
 
 /**
- * `assets.run_worker_first` in wrangler.jsonc: every edge path, so that no built file of the same path is served
- * around the worker's query validation. A template becomes its fixed prefix and `*` (the platform's patterns
- * take a wildcard at the end); the paths under /api/ become `/api/*`.
+ * `assets.run_worker_first` in wrangler.jsonc: every path but Astro's hashed assets. A static file is otherwise
+ * served before the worker with its query ignored, and its odd forms (`/api//timeline`, `/openapi.json/`) get
+ * the platform's own answers; through the worker, every edge route validates its query and every path gets
+ * one policy for its odd forms (canonical-path.ts). A file that is no edge route still comes from the asset
+ * store (Astro's handler falls back to it), so the cost is one worker invocation per file, no CPU to speak of.
  */
 export const workerFirstPatterns = (): string[] =>
-  [
-    ...new Set(
-      EDGE_ROUTES.map((route) =>
-        route.path.startsWith(API_NAMESPACE) ? `${API_NAMESPACE}*` : route.path.replace(/\{.*$/, '*'),
-      ),
-    ),
-  ].sort();
+  ['/*', ...PLATFORM_ONLY_PATTERNS.map((pattern) => `!${pattern}`)].sort();
 
 /**
  * The fixed prefixes of the edge routes that name a provider in their path (`/badge/`, `/api/status/`): a path

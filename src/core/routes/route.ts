@@ -35,7 +35,7 @@ export interface RouteSpec {
   readonly served: 'edge' | 'static';
   /** The built file that answers the route's default (unfiltered) request, when there is one. */
   readonly prerendered?: string;
-  /** Whether the answer carries an `ETag` and honours `If-None-Match` with `304`. */
+  /** Whether the handler's ETag names the data (clock-only fields left out); every GET answered 200 has a validator of its bytes otherwise. */
   readonly conditional: boolean;
   /** Whether the path answers a CORS preflight (spec section 4 names the paths). */
   readonly preflight: boolean;
@@ -49,6 +49,8 @@ export interface RouteSpec {
   readonly protocolStatuses?: Readonly<Partial<Record<number, string>>>;
   /** What the `404` of an edge route with path parameters means (default: an unknown provider). */
   readonly notFound?: { readonly description: string };
+  /** Another path for the same endpoint (the spec's aliases): listed beside it, not on its own. */
+  readonly aliasOf?: string;
   /** Listed to people and agents (Markdown mirrors, llms.txt, the API page); `example` fills the path's names. */
   readonly listing?: { readonly example?: string };
 }

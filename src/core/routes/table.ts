@@ -9,7 +9,7 @@ import {
 } from '../dataset.ts';
 import { ProviderSchema } from '../enums.ts';
 import { EventRecordSchema } from '../provenance.ts';
-import { FEED_FORMATS } from '../render/feeds.ts';
+import { FEED_FORMATS, JsonFeedSchema } from '../render/feeds.ts';
 import { DELAYED_AFTER_MINUTES, SourcesResponseSchema } from '../sources.ts';
 import {
   EventIdSchema,
@@ -168,7 +168,7 @@ export const ROUTES = [
     tag: 'feeds',
     summary: 'JSON Feed 1.1, the same items as /feed.xml',
     query: { schema: FeedQuerySchema },
-    ok: { description: 'JSON Feed 1.1', content: { jsonFeed: 'text' } },
+    ok: { description: 'JSON Feed 1.1', content: { jsonFeed: JsonFeedSchema } },
     cache: 'feed',
     served: 'edge',
     prerendered: FEED_FORMATS.json.path,
@@ -180,6 +180,7 @@ export const ROUTES = [
   {
     id: 'redirectFeed',
     path: '/api/feed',
+    aliasOf: 'getFeedRss',
     methods: ['GET'],
     tag: 'feeds',
     summary: 'Alias of /feed.xml',
@@ -280,7 +281,7 @@ export const ROUTES = [
     summary: 'Model Context Protocol over Streamable HTTP (stateless)',
     listing: {},
   },
-  { ...MCP_ROUTE, id: 'postMcpAlias', path: '/api/mcp', summary: 'Alias of /mcp' },
+  { ...MCP_ROUTE, id: 'postMcpAlias', path: '/api/mcp', aliasOf: 'postMcp', summary: 'Alias of /mcp' },
   {
     id: 'getMcpServerCard',
     path: '/.well-known/mcp.json',

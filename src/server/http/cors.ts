@@ -6,6 +6,15 @@ import { PAGE_SECURITY_HEADERS } from './security-headers.ts';
 
 /** CORS: every response may be read from any origin (spec section 1); preflight per spec section 4. */
 
+/**
+ * What a browser script may read or send beyond the CORS-safelisted headers, on every route: the validator,
+ * the rate limit's wait, a CSV's or calendar's file name, the sample-data marker; and it may send a validator
+ * back and credentials (which are ignored: the API is open). A route adds its own (MCP's session headers).
+ */
+export const EXPOSED_HEADERS = ['ETag', 'Retry-After', 'Content-Disposition', 'X-Sample-Data'] as const;
+export const ALLOWED_REQUEST_HEADERS = ['If-None-Match', 'Authorization'] as const;
+const union = (...lists: readonly (readonly string[])[]) => [...new Set(lists.flat())].join(', ');
+
 /** OPTIONS on a route: the spec's preflight where the route table says so, else `204` with `Allow`. */
 export function optionsResponse(route: RouteSpec): Response {
   const allow = allowedMethods(route).join(', ');
@@ -16,10 +25,8 @@ export function optionsResponse(route: RouteSpec): Response {
     'Access-Control-Allow-Methods': preflightMethods(route).join(', '),
     'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
   };
-  if (route.corsHeaders !== undefined) {
-    headers['Access-Control-Allow-Headers'] = route.corsHeaders.allow.join(', ');
-    headers['Access-Control-Expose-Headers'] = route.corsHeaders.expose.join(', ');
-  }
+  headers['Access-Control-Allow-Headers'] = union(route.corsHeaders?.allow ?? [], ALLOWED_REQUEST_HEADERS);
+  headers['Access-Control-Expose-Headers'] = union(EXPOSED_HEADERS, route.corsHeaders?.expose ?? []);
   return new Response(null, { status: 204, headers });
 }
 
@@ -32,6 +39,11 @@ export function withCommonHeaders(response: Response): Response {
   const isPage = response.headers.get('Content-Type')?.startsWith('text/html') ?? false;
   const copy = withHeaders(response, {
     'Access-Control-Allow-Origin': '*',
+    // Browsers read Expose-Headers on the actual response, not on the preflight.
+    'Access-Control-Expose-Headers': union(
+      EXPOSED_HEADERS,
+      response.headers.get('Access-Control-Expose-Headers')?.split(/,\s*/) ?? [],
+    ),
     'X-Content-Type-Options': 'nosniff',
     ...(isPage ? PAGE_SECURITY_HEADERS : {}),
     ...SAMPLE_DATA_HEADERS,

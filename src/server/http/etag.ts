@@ -6,8 +6,9 @@
 
 const CLOCK_FIELDS = new Set(['updatedAt', 'daysSince']);
 
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+async function sha256Hex(input: string | ArrayBuffer): Promise<string> {
+  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
@@ -15,6 +16,9 @@ export async function dataEtag(body: unknown): Promise<string> {
   const withoutClock = JSON.stringify(body, (key, value: unknown) => (CLOCK_FIELDS.has(key) ? undefined : value));
   return `W/"${(await sha256Hex(withoutClock)).slice(0, 32)}"`;
 }
+
+/** A weak validator of a body's bytes, for answers that have no data ETag of their own. */
+export const bytesEtag = async (bytes: ArrayBuffer): Promise<string> => `W/"${(await sha256Hex(bytes)).slice(0, 32)}"`;
 
 /** Whether an `If-None-Match` header names `etag` (weak comparison, RFC 9110 13.1.2). */
 export function ifNoneMatchHits(header: string | null, etag: string): boolean {

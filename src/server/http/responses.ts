@@ -40,3 +40,14 @@ export function methodNotAllowed(route: RouteSpec): Response {
   const message = `Method not allowed: send JSON-RPC messages with ${route.methods.join(' or ')}.`;
   return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }, { status: 405, headers });
 }
+
+/** An odd form of a path (src/core/routes/canonical-path.ts): one permanent redirect, the query kept. */
+export const toCanonicalPath = (pathname: string, search: string): Response =>
+  new Response(null, {
+    status: 308,
+    headers: { Location: `${pathname}${search}`, 'Cache-Control': CACHE_POLICIES.document },
+  });
+
+/** A path that cannot name anything (an encoded slash): no body, nothing cached. */
+export const notAPath = (): Response =>
+  new Response(null, { status: 404, headers: { 'Cache-Control': CACHE_POLICIES.noStore } });

@@ -1,0 +1,30 @@
+/**
+ * One policy for odd paths, everywhere the worker answers (docs/api.md "Odd paths"): a path that names a
+ * resource in a roundabout way is redirected once, `308`, to its canonical form with the query kept; a path that
+ * cannot name one is `404`. Checked before any routing, so no odd form of a path reaches a built file around
+ * the query validation of its route (`/api//timeline?provider=x`, `/api/timeline%2Ecsv?limit=0`).
+ *
+ * Equivalent forms (RFC 3986 6.2.2, and what the router would otherwise have to guess):
+ * - percent-encoded unreserved characters (`/%61pi/status`, `timeline%2Ecsv`) are the characters;
+ * - repeated slashes are one slash; a trailing slash is dropped (the site's URLs have none, `/` aside).
+ * Dot segments (`/api/./status`, `%2e%2e`) never get here: the URL parser resolves them.
+ * Not a path: an encoded slash or backslash (`%2F`, `%5C`) or a NUL inside a segment, which a file store
+ * would read as a separator.
+ */
+
+export type PathVerdict = { kind: 'canonical' } | { kind: 'redirect'; pathname: string } | { kind: 'notFound' };
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+const NOT_A_PATH = /%2f|%5c|%00/i;
+
+export function judgePath(pathname: string): PathVerdict {
+  if (NOT_A_PATH.test(pathname)) return { kind: 'notFound' };
+  const decoded = pathname.replace(/%([0-9A-Fa-f]{2})/g, (percentEscape, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : percentEscape;
+  });
+  const collapsed = decoded.replace(/\/{2,}/g, '/');
+  const canonical = collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+  if (canonical.split('/').some((segment) => segment === '.' || segment === '..')) return { kind: 'notFound' };
+  return canonical === pathname ? { kind: 'canonical' } : { kind: 'redirect', pathname: canonical };
+}
