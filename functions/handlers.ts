@@ -3,6 +3,7 @@ import type { EdgeContext } from '../src/server/context.ts';
 import { handleBadgeJson, handleBadgeSvg } from './api/badges.ts';
 import { handleAnnouncementCalendar, handleWindowCalendar } from './api/calendars.ts';
 import { handleFeed, redirectToFeed } from './api/feeds.ts';
+import { handleForecast, handleForecastTrackRecord } from './api/forecast.ts';
 import { handleMarkdown } from './api/markdown.ts';
 import { handleProviderStatus, handleStatus } from './api/status.ts';
 import { handleTimeline, handleTimelineCsv } from './api/timeline.ts';
@@ -32,4 +33,6 @@ export const HANDLERS = {
   postMcpAlias: handleMcp,
   getBadgeSvg: handleBadgeSvg,
   getBadgeJson: handleBadgeJson,
+  getForecast: handleForecast,
+  getForecastTrackRecord: handleForecastTrackRecord,
 } satisfies Record<EdgeRouteId, RouteHandler>;

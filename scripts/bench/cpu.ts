@@ -43,6 +43,8 @@ export const CPU_TARGETS: CpuTarget[] = [
     path: '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00Z',
   },
   { name: 'GET /badge/provider_a.svg', path: '/badge/provider_a.svg' },
+  { name: 'GET /api/forecast', path: '/api/forecast' },
+  { name: 'GET /api/forecast/track-record (prerendered)', path: '/api/forecast/track-record' },
   {
     name: 'POST /mcp tools/call get_status',
     path: '/mcp',

@@ -39,6 +39,8 @@ export const en = {
     getOpenApi: 'OpenAPI 3.1 description',
     getBadgeSvg: 'Status badge (SVG)',
     getHistoryIndex: 'The whole history, one file per provider and year',
+    getForecast: 'Chance of a reset within 1, 3 and 7 days (JSON)',
+    getForecastTrackRecord: 'How the forecast has held: Brier scores and reliability (JSON)',
   },
   markdown: {
     intro: (updatedAt: string) =>

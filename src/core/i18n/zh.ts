@@ -36,6 +36,8 @@ export const zh: Translations = {
     getOpenApi: 'OpenAPI 3.1 接口描述',
     getBadgeSvg: '状态徽章（SVG）',
     getHistoryIndex: '完整历史，每个供应商每年一个文件',
+    getForecast: '1、3、7 天内重置的可能性（JSON）',
+    getForecastTrackRecord: '预测的历史表现：Brier 分数与可靠性（JSON）',
   },
   markdown: {
     intro: (updatedAt: string) =>
