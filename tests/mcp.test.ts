@@ -1,7 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ForecastSchema } from '../src/core/forecast/schemas.ts';
 import { NextEstimateSchema, StatusResponseSchema } from '../src/core/schemas.ts';
+import { PROVIDERS } from '../src/core/vocabulary.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
 import { loadContract } from './support/openapi-contract.ts';
 
@@ -39,7 +41,12 @@ describe('MCP with the SDK’s own client', () => {
 
   it('lists the three tools, read-only, with input and output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_next_estimate', 'get_status', 'get_timeline']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'get_forecast',
+      'get_next_estimate',
+      'get_status',
+      'get_timeline',
+    ]);
     for (const tool of tools) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
@@ -97,6 +104,26 @@ describe('MCP with the SDK’s own client', () => {
     expect(estimate.note).toMatch(/not a vendor schedule/);
   });
 
+  it('get_forecast is the provider’s entry of GET /api/forecast and says what the numbers are not', async () => {
+    const { tools } = await client.listTools();
+    const tool = tools.find((candidate) => candidate.name === 'get_forecast')!;
+    expect(tool.inputSchema.required).toEqual(['provider']);
+    expect(tool.outputSchema?.required).toEqual(Object.keys(ForecastSchema.shape));
+    expect(tool.description).toMatch(/not a vendor plan/);
+    expect(tool.description).toMatch(/fewer than 5 gaps/);
+    expect(client.getInstructions()).toMatch(/get_forecast/);
+    for (const provider of PROVIDERS) {
+      const { text, structured } = await call('get_forecast', { provider });
+      expect(JSON.parse(text.text)).toEqual(structured);
+      const forecast = ForecastSchema.parse(structured);
+      const http = (await (await fetch(`${baseUrl}/api/forecast`)).json()) as { providers: { provider: string }[] };
+      const entry = http.providers.find((candidate) => candidate.provider === provider)!;
+      // elapsedDays moves with the clock between the two requests; everything else is fixed by the events.
+      expect({ ...forecast, elapsedDays: undefined }).toEqual({ ...entry, elapsedDays: undefined });
+      expect(forecast.probabilities['1d'] === null).toBe(forecast.basis !== 'cadence');
+    }
+  });
+
   it.each([
     ['get_timeline', { limit: 0 }, /limit/],
     ['get_timeline', { limit: 101 }, /limit/],
@@ -104,6 +131,8 @@ describe('MCP with the SDK’s own client', () => {
     ['get_timeline', { provider: 'provider_z' }, /provider/],
     ['get_next_estimate', {}, /provider/],
     ['get_next_estimate', { provider: 'all' }, /provider/],
+    ['get_forecast', {}, /provider/],
+    ['get_forecast', { provider: 'provider_z' }, /provider/],
   ])('%s with %j is an error an agent can act on', async (name, args, field) => {
     const outcome = await client.callTool({ name, arguments: args }).then(
       (result) => ({ isError: result.isError, message: JSON.stringify(result.content) }),
@@ -245,7 +274,12 @@ describe('MCP over raw HTTP', () => {
     };
     expect(card.name).toBe('departures-board');
     expect(card.transport.url).toBe(`${baseUrl}/mcp`);
-    expect(card.tools.map((tool) => tool.name)).toEqual(['get_status', 'get_timeline', 'get_next_estimate']);
+    expect(card.tools.map((tool) => tool.name)).toEqual([
+      'get_status',
+      'get_timeline',
+      'get_next_estimate',
+      'get_forecast',
+    ]);
   });
 });
 

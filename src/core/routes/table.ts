@@ -32,7 +32,7 @@ const MCP_ROUTE = {
   methods: ['POST'],
   tag: 'agents',
   description:
-    'With `Accept: application/json, text/event-stream` the answer is server-sent events; without it, the same JSON-RPC message as `application/json`. Tools: get_status, get_timeline, get_next_estimate.',
+    'With `Accept: application/json, text/event-stream` the answer is server-sent events; without it, the same JSON-RPC message as `application/json`. Tools: get_status, get_timeline, get_next_estimate, get_forecast.',
   ok: { description: 'the JSON-RPC response', content: { json: JsonRpcResponseSchema, eventStream: 'text' } },
   cache: 'noStore',
   served: 'edge',
