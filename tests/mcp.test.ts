@@ -196,7 +196,7 @@ describe('MCP over raw HTTP', () => {
       const body = (await response.json()) as { id: number; result: { tools: unknown[] } };
       contract.expectBodyMatches(path, 200, body, 'post');
       expect(body.id).toBe(7);
-      expect(body.result.tools).toHaveLength(3);
+      expect(body.result.tools).toHaveLength(4);
     }
   });
 
@@ -207,7 +207,7 @@ describe('MCP over raw HTTP', () => {
     const data = (await response.text()).split('\n').find((line) => line.startsWith('data: '))!;
     const message = JSON.parse(data.slice('data: '.length)) as { id: number; result: { tools: unknown[] } };
     expect(message.id).toBe(7);
-    expect(message.result.tools).toHaveLength(3);
+    expect(message.result.tools).toHaveLength(4);
   });
 
   it.each([
