@@ -4,7 +4,7 @@
  * 304 until something on the board has changed.
  */
 
-const CLOCK_FIELDS = new Set(['updatedAt', 'daysSince']);
+const CLOCK_FIELDS = new Set(['updatedAt', 'daysSince', 'elapsedDays']);
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
