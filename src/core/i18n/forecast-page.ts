@@ -1,4 +1,5 @@
 import { MIN_FORECAST_GAPS } from '../cadence.ts';
+import { utcDay } from '../time-format.ts';
 import type { Locale } from '../vocabulary.ts';
 
 /**
@@ -22,8 +23,8 @@ const en = {
   trackIntro:
     'Every 24 hours since the sixth reset, the rule was run again on what was known at that moment, and each chance was scored against what then happened. The Brier score is the mean squared error of the chances (0 is perfect, lower is better). The base rate says the same chance every day: the share of days that a reset followed. A forecast worth reading scores lower than the base rate.',
   trackEmpty: `Not enough history yet: the record starts once ${MIN_FORECAST_GAPS} gaps between resets exist.`,
-  trackSince: (first: string, checkpoints: number) =>
-    `Since ${first}: ${checkpoints.toLocaleString('en')} daily checks.`,
+  trackSince: (firstIso: string, checkpoints: number) =>
+    `Since ${utcDay(firstIso)}: ${checkpoints.toLocaleString('en')} daily checks.`,
   scoreColumns: {
     horizon: 'Chance of a reset within',
     scored: 'Days scored',
@@ -64,7 +65,10 @@ const zh: typeof en = {
   trackIntro:
     '自第六次重置起，每 24 小时按当时已知的信息重新运行一次规则，并用之后实际发生的情况为每个可能性打分。Brier 分数是可能性的均方误差（0 为完美，越低越好）。基准率每天给出同一个可能性，即之后发生重置的天数所占比例。值得参考的预测，其分数应低于基准率。',
   trackEmpty: `历史尚不足：至少有 ${MIN_FORECAST_GAPS} 次重置间隔后才开始记录。`,
-  trackSince: (first: string, checkpoints: number) => `自 ${first} 起：共 ${checkpoints} 次每日检查。`,
+  trackSince: (firstIso: string, checkpoints: number) => {
+    const first = new Date(firstIso);
+    return `自 ${first.getUTCFullYear()}年${first.getUTCMonth() + 1}月${first.getUTCDate()}日 起：共 ${checkpoints} 次每日检查。`;
+  },
   scoreColumns: {
     horizon: '重置期限',
     scored: '已评分天数',
