@@ -1,9 +1,10 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureFiles } from '../../scripts/lib/built-files.ts';
 import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import { forecastFromHistory } from '../../src/core/forecast/rule.ts';
 import { ForecastResponseSchema, ForecastTrackRecordSchema } from '../../src/core/forecast/schemas.ts';
 import { PROVIDERS } from '../../src/core/enums.ts';
+import { EDGE_DATASET_PATH } from '../../src/core/dataset.ts';
 import { providerPagePath } from '../../src/core/provider-page.ts';
 import { makeEvent, NOW, resetsWithGaps } from '../../src/core/test-events.ts';
 import { forgetLoadedData } from '../../src/server/data-source.ts';
@@ -153,5 +154,20 @@ describe('GET /api/forecast/track-record', () => {
     const post = await get('/api/forecast', { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+});
+
+describe('without their data', () => {
+  it.each([
+    ['/api/forecast', EDGE_DATASET_PATH],
+    ['/api/forecast/track-record', '/api/forecast/track-record'],
+  ])('%s answers 500 internal_error when %s is missing', async (path, missing) => {
+    const withoutFile = new Map(files);
+    withoutFile.delete(missing);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const response = (await edgeApp(withoutFile).request(path, undefined, LATER))!;
+    warn.mockRestore();
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: 'internal_error' });
   });
 });
