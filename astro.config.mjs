@@ -3,9 +3,10 @@ import cloudflare from '@astrojs/cloudflare';
 import { defineConfig } from 'astro/config';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { requireSiteUrl } from './src/integrations/require-site-url.ts';
 import { staticHeaders } from './src/integrations/static-headers.ts';
 import { validatedEvents } from './src/integrations/validated-events.ts';
-import { siteUrl } from './src/node/site-url.ts';
+import { servePort, siteUrl } from './src/node/site-url.ts';
 
 // One id per build, shared by the pages that write the edge's data files and the worker that reads them.
 const buildId = process.env.BUILD_ID ?? `${new Date().toISOString()}-${randomUUID().slice(0, 8)}`;
@@ -14,6 +15,8 @@ const events = validatedEvents();
 
 export default defineConfig({
   site: siteUrl(),
+  // `npm run dev` listens on PORT like `npm start` (4321 when unset).
+  server: { port: servePort() },
   output: 'static',
   trailingSlash: 'never',
   // Stylesheets as files, never inline, so the Content-Security-Policy needs no 'unsafe-inline'.
@@ -35,5 +38,5 @@ export default defineConfig({
       ],
     },
   },
-  integrations: [events, staticHeaders({ servesSampleData: events.servesSampleData })],
+  integrations: [requireSiteUrl(), events, staticHeaders({ servesSampleData: events.servesSampleData })],
 });

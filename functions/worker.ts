@@ -10,6 +10,21 @@ import { answerEdgeRoute } from './app.ts';
  */
 export default {
   async fetch(request, env, context) {
-    return withCommonHeaders((await answerEdgeRoute(request, env)) ?? (await handle(request, env, context)));
+    return withCommonHeaders(
+      (await answerEdgeRoute(request, edgeBindings(env, context))) ?? (await handle(request, env, context)),
+    );
   },
 } satisfies ExportedHandler<Env>;
+
+/**
+ * In `astro dev` the ASSETS binding holds only public/, so the prerendered files the edge routes read are not
+ * there: Astro's handler renders their routes on demand instead (asking the dev server over HTTP would come
+ * back here). In a build, the bindings as they are.
+ */
+function edgeBindings(env: Env, context: ExecutionContext): Env {
+  if (!import.meta.env.DEV) return env;
+  const astroAssets = {
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => handle(new Request(input, init), env, context),
+  };
+  return { ...env, ASSETS: astroAssets as unknown as Fetcher };
+}

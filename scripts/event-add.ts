@@ -1,63 +1,167 @@
-// `npm run event:add`: writes a new draft event (verified: false). Every field can be a flag; the missing
-// ones are asked for when a person is at the terminal. Refuses to overwrite an existing event.
-import { createInterface } from 'node:readline/promises';
+// `npm run event:add`: writes a new draft event (verified: false). Every field can be a flag. When a
+// required one is missing, the command asks for it and for the optional ones not given, one line each, from
+// the terminal or from piped input; each answer is checked at once and asked again until it is right.
+// Ctrl-C or Ctrl-D (the end of input) stops it without writing anything, with exit code 130.
+// Refuses to overwrite an existing event.
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import {
+  checkAccount,
+  checkAudience,
+  checkId,
+  checkKind,
+  checkProvider,
+  checkScope,
+  checkSourceUrl,
+  checkSummary,
+  checkTimestamp,
+  type AnswerCheck,
+} from '../src/core/contributor/answers.ts';
 import { buildDraftEvent, idFromPostUrl, type DraftInput } from '../src/core/content/new-event.ts';
 import { formatContentProblem } from '../src/core/content/validate-event-files.ts';
 import { EVENT_KINDS, PROVIDERS } from '../src/core/vocabulary.ts';
 import { eventsDirectory } from '../src/node/events-directory.ts';
 import { addDraft } from '../src/node/event-store.ts';
 
-const FIELDS = {
-  provider: { flag: 'provider', question: `Provider (${PROVIDERS.join(', ')})` },
-  kind: { flag: 'kind', question: `Kind (${EVENT_KINDS.join(', ')})` },
-  sourceUrl: { flag: 'url', question: 'Original post URL (https)' },
-  sourceAccount: { flag: 'account', question: 'Account that posted' },
-  summary: { flag: 'summary', question: 'Summary (an excerpt, at most 280 characters)' },
-  announcedAt: { flag: 'announced', question: 'Announced at (ISO 8601 with offset, e.g. 2026-11-21T18:30:00+08:00)' },
-} as const;
+/** The exit code of a command stopped by the person at the terminal (128 + SIGINT), by Ctrl-C or Ctrl-D. */
+const STOPPED = 130;
 
-const { values } = parseArgs({
-  options: {
-    provider: { type: 'string' },
-    kind: { type: 'string' },
-    scope: { type: 'string' },
-    url: { type: 'string' },
-    account: { type: 'string' },
-    summary: { type: 'string' },
-    announced: { type: 'string' },
-    effective: { type: 'string' },
-    audience: { type: 'string' },
-    id: { type: 'string' },
+interface Question {
+  field: string;
+  flag: string;
+  question: string;
+  required: boolean;
+  check: (answer: string) => AnswerCheck;
+}
+
+const QUESTIONS: Question[] = [
+  {
+    field: 'provider',
+    flag: 'provider',
+    question: `Provider (${PROVIDERS.join(', ')})`,
+    required: true,
+    check: checkProvider,
   },
-});
+  { field: 'kind', flag: 'kind', question: `Kind (${EVENT_KINDS.join(', ')})`, required: true, check: checkKind },
+  { field: 'sourceUrl', flag: 'url', question: 'Original post URL (https)', required: true, check: checkSourceUrl },
+  { field: 'sourceAccount', flag: 'account', question: 'Account that posted', required: true, check: checkAccount },
+  {
+    field: 'summary',
+    flag: 'summary',
+    question: 'Summary (an excerpt, at most 280 characters)',
+    required: true,
+    check: checkSummary,
+  },
+  {
+    field: 'announcedAt',
+    flag: 'announced',
+    question: 'Announced at (ISO 8601 with offset, e.g. 2026-11-21T18:30:00+08:00)',
+    required: true,
+    check: checkTimestamp,
+  },
+  {
+    field: 'scope',
+    flag: 'scope',
+    question: 'Scope (global or plan:<name>) [global]',
+    required: false,
+    check: checkScope,
+  },
+  {
+    field: 'effectiveAt',
+    flag: 'effective',
+    question: 'Effective at, if the post names a later time [none]',
+    required: false,
+    check: checkTimestamp,
+  },
+  {
+    field: 'audience',
+    flag: 'audience',
+    question: 'Audience: who the post addresses, comma-separated (e.g. pro, team) [none]',
+    required: false,
+    check: (answer) =>
+      checkAudience(answer).ok
+        ? { ok: true, value: answer }
+        : { ok: false, message: 'each entry must be 1 to 100 characters' },
+  },
+  { field: 'id', flag: 'id', question: 'Id', required: false, check: checkId },
+];
 
-const answers: Partial<Record<keyof typeof FIELDS, string>> = {};
-const prompt = process.stdin.isTTY ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
-for (const [field, { flag, question }] of Object.entries(FIELDS) as [
-  keyof typeof FIELDS,
-  (typeof FIELDS)[keyof typeof FIELDS],
-][]) {
-  const answer = values[flag] ?? (await prompt?.question(`${question}: `));
-  if (answer) answers[field] = answer;
+function readFlags(): Record<string, string | boolean | undefined> {
+  try {
+    return parseArgs({ options: Object.fromEntries(QUESTIONS.map(({ flag }) => [flag, { type: 'string' as const }])) })
+      .values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\nFlags: ${QUESTIONS.map(({ flag }) => `--${flag}`).join(' ')}`);
+    process.exit(2);
+  }
 }
-let { scope, effective, id } = values;
-if (prompt) {
-  scope ??= (await prompt.question('Scope (global or plan:<name>) [global]: ')) || undefined;
-  effective ??= (await prompt.question('Effective at, if the post names a later time [none]: ')) || undefined;
-  id ??=
-    (await prompt.question(`Id [${idFromPostUrl(answers.sourceUrl ?? '') ?? 'derive from the URL'}]: `)) || undefined;
-  prompt.close();
+const values = readFlags();
+const flagValue = (flag: string): string | undefined => {
+  const value = values[flag];
+  return typeof value === 'string' ? value : undefined;
+};
+
+function stop(reason: string): never {
+  process.stderr.write(`\n${reason}: nothing was written.\n`);
+  process.exit(STOPPED);
+}
+// Piped input, or a terminal not in raw mode: Ctrl-C reaches the process as SIGINT.
+process.on('SIGINT', () => stop('Stopped (Ctrl-C)'));
+
+// Flags are checked first, all at once: a wrong flag is an error to fix in the command, not a question.
+const answers: Record<string, string> = {};
+const flagProblems: string[] = [];
+for (const { field, flag, check } of QUESTIONS) {
+  const given = flagValue(flag);
+  if (given === undefined) continue;
+  const checked = check(given);
+  if (checked.ok) answers[field] = checked.value;
+  else flagProblems.push(`${field}: ${checked.message}`);
+}
+if (flagProblems.length > 0) {
+  for (const problem of flagProblems) console.error(problem);
+  process.exit(1);
 }
 
-const missing = Object.entries(FIELDS)
-  .filter(([field]) => !answers[field as keyof typeof FIELDS])
-  .map(([, { flag }]) => `--${flag}`);
-if (missing.length > 0) {
-  console.error(`Missing: ${missing.join(', ')} (give them as flags, or run in a terminal to be asked).`);
-  process.exit(2);
+const missingRequired = QUESTIONS.filter(({ field, required }) => required && answers[field] === undefined);
+if (missingRequired.length > 0) {
+  // Lines are read through the async iterator, which keeps piped lines that arrive before their question.
+  const terminal = createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: process.stdin.isTTY === true,
+  });
+  // In a terminal, readline takes Ctrl-C itself and reports it here instead of as a signal.
+  terminal.on('SIGINT', () => stop('Stopped (Ctrl-C)'));
+  const lines = terminal[Symbol.asyncIterator]();
+  for (const { field, question, required, check } of QUESTIONS.filter(({ flag }) => flagValue(flag) === undefined)) {
+    for (;;) {
+      const hint =
+        field === 'id'
+          ? ` [${idFromPostUrl(answers.sourceUrl ?? '') ?? 'none can be derived from the URL: give one'}]`
+          : '';
+      process.stdout.write(`${question}${hint}: `);
+      const next = await lines.next();
+      if (next.done === true) {
+        const stillMissing = missingRequired
+          .filter((entry) => answers[entry.field] === undefined)
+          .map((entry) => `--${entry.flag}`);
+        stop(`Input ended (Ctrl-D)${stillMissing.length > 0 ? ` before ${stillMissing.join(', ')} was answered` : ''}`);
+      }
+      const answer = String(next.value).trim();
+      if (answer === '' && !required) break;
+      const checked = check(answer);
+      if (checked.ok) {
+        answers[field] = checked.value;
+        break;
+      }
+      process.stderr.write(`  ${field} ${checked.message}. Try again.\n`);
+    }
+  }
+  terminal.close();
 }
 
+const audience = answers.audience === undefined ? undefined : checkAudience(answers.audience);
 const input: DraftInput = {
   provider: answers.provider!,
   kind: answers.kind!,
@@ -65,17 +169,10 @@ const input: DraftInput = {
   sourceAccount: answers.sourceAccount!,
   summary: answers.summary!,
   announcedAt: answers.announcedAt!,
-  ...(scope ? { scope } : {}),
-  ...(effective ? { effectiveAt: effective } : {}),
-  ...(id ? { id } : {}),
-  ...(values.audience
-    ? {
-        audience: values.audience
-          .split(',')
-          .map((entry) => entry.trim())
-          .filter(Boolean),
-      }
-    : {}),
+  ...(answers.scope ? { scope: answers.scope } : {}),
+  ...(answers.effectiveAt ? { effectiveAt: answers.effectiveAt } : {}),
+  ...(answers.id ? { id: answers.id } : {}),
+  ...(audience?.ok ? { audience: audience.value } : {}),
 };
 const draft = buildDraftEvent(input);
 if (!draft.ok) {

@@ -1,6 +1,7 @@
 // `node scripts/make-og-image.ts`: draws public/og.png, the social preview card (1200×630), in Chromium.
 // Run again when the card's words change; the PNG is committed.
 import { chromium } from 'playwright-core';
+import { findChromium } from './lib/chromium.ts';
 
 const html = `<!doctype html><html><body style="margin:0;width:1200px;height:630px;background:#14161a;color:#ffcf4a;
 font-family:'DejaVu Sans Mono',monospace;display:flex;flex-direction:column;justify-content:center;padding:0 80px;box-sizing:border-box">
@@ -9,8 +10,10 @@ font-family:'DejaVu Sans Mono',monospace;display:flex;flex-direction:column;just
 <div style="font-size:26px;margin-top:48px;color:#7ee29b">● RESET NOW &nbsp; <span style="color:#ffcf4a">○ WAITING</span> &nbsp; <span style="color:#ff9f9f">▲ OVERDUE</span></div>
 </body></html>`;
 
+const found = await findChromium();
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: found.executablePath,
+  env: { ...process.env, ...found.env },
   args: [
     '--no-sandbox',
     '--disable-gpu',

@@ -1,8 +1,10 @@
-// `npm run watch`: proposes new posts of the watched sources as draft events (see docs/contributing in
-// CONTRIBUTING.md). Exit code 1 when any source failed; the others are processed all the same.
+// `npm run watch`: proposes new posts of the watched sources as draft events (see CONTRIBUTING.md).
+// Exit codes: 0 when every watched source was read (or there is nothing to watch: only the sample sources
+// under `.example` are configured), 1 when a source failed (the others are processed all the same) or a
+// config file is wrong (the message names the file and the key).
 import { parseArgs } from 'node:util';
 import { eventsDirectory } from '../src/node/events-directory.ts';
-import { runWatch } from '../src/node/watch/run-watch.ts';
+import { runWatch, WatchConfigError } from '../src/node/watch/run-watch.ts';
 
 const { values } = parseArgs({
   options: {
@@ -14,16 +16,31 @@ const { values } = parseArgs({
   },
 });
 
-const report = await runWatch({
-  eventsRoot: eventsDirectory(),
-  sourcesFile: values.sources,
-  rulesFile: values.rules,
-  stateFile: values.state,
-  timeoutMs: Number(values['timeout-ms']),
-  maxBytes: Number(values['max-bytes']),
-});
+let report: Awaited<ReturnType<typeof runWatch>>;
+try {
+  report = await runWatch({
+    eventsRoot: eventsDirectory(),
+    sourcesFile: values.sources,
+    rulesFile: values.rules,
+    stateFile: values.state,
+    timeoutMs: Number(values['timeout-ms']),
+    maxBytes: Number(values['max-bytes']),
+  });
+} catch (error) {
+  if (!(error instanceof WatchConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+if (report.watchedSources === 0) {
+  console.log(
+    `Nothing to watch: ${values.sources} lists no real source${report.sampleSources > 0 ? ` (only the ${report.sampleSources} sample feed(s) under .example, which are never fetched)` : ''}. Add the official feeds to watch.`,
+  );
+  process.exit(0);
+}
 for (const file of report.drafts) console.log(`draft: ${file}`);
 for (const line of report.skipped) console.log(`skipped: ${line}`);
 for (const line of report.failures) console.error(`failed: ${line}`);
-console.log(`${report.drafts.length} new draft(s), ${report.failures.length} failed source(s).`);
+console.log(
+  `${report.drafts.length} new draft(s), ${report.skipped.length} skipped post(s), ${report.failures.length} failed source(s) of ${report.watchedSources} watched.`,
+);
 process.exit(report.failures.length > 0 ? 1 : 0);

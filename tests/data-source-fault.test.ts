@@ -84,10 +84,11 @@ describe('when the data source is unavailable', () => {
   it('the first request after the data set is back succeeds', async () => {
     await cp(savedData(), dataFile());
     // Back means served again: the local runtime notices a new file within a second or two.
+    // The poll's limit is a hang guard, generous for a busy machine.
     await expect
-      .poll(async () => (await fetch(`${server.baseUrl}/data/board.json`)).status, { timeout: 15_000, interval: 250 })
+      .poll(async () => (await fetch(`${server.baseUrl}/data/board.json`)).status, { timeout: 60_000, interval: 250 })
       .toBe(200);
     for (const requestPath of [...NEEDS_DATA, '/', '/provider_b', '/feed.json?provider=provider_c'])
       expect((await fetch(`${server.baseUrl}${requestPath}`)).status, requestPath).toBe(200);
-  });
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -92,9 +92,119 @@ describe('npm run event:add', () => {
     expect(bad.stderr).toMatch(/kind:/);
     expect(bad.stderr).toMatch(/sourceUrl:/);
     const missing = run('scripts/event-add.ts', ['--provider', 'provider_b'], root);
-    expect(missing.status).toBe(2);
-    expect(missing.stderr).toMatch(/Missing: --kind, --url, --account, --summary, --announced/);
+    expect(missing.status).toBe(130);
+    expect(missing.stderr).toMatch(
+      /before --kind, --url, --account, --summary, --announced was answered: nothing was written/,
+    );
+    const impossible = run('scripts/event-add.ts', [...ADD.slice(0, -4), '--announced', '2026-02-30T09:30:00Z'], root);
+    expect(impossible.status).toBe(1);
+    expect(impossible.stderr).toMatch(/announcedAt: is not a date: February 2026 has 28 days/);
     expect((await checkEventTree(root)).events.length).toBe((await checkEventTree(SERVED_EVENTS_DIR)).events.length);
+  });
+});
+
+describe('npm run event:add, answering questions', () => {
+  // The real command, its answers piped to it one line each, as a person would type them.
+  const ask = (answers: string[], root: string) =>
+    spawnSync(process.execPath, ['scripts/event-add.ts'], {
+      env: { ...process.env, EVENTS_DIR: root },
+      encoding: 'utf8',
+      input: answers.map((line) => `${line}\n`).join(''),
+    });
+  const noStackTrace = (stderr: string) => expect(stderr).not.toMatch(/^\s+at /m);
+
+  it('checks each answer when it is given, asks again, asks for the audience, and writes the draft', async () => {
+    const root = await copyOfEvents();
+    const tooLong = 'x'.repeat(281);
+    const result = ask(
+      [
+        'provider_x',
+        'provider_b', // not a provider, then one
+        'restart',
+        'reset', // not a kind, then one
+        'http://social.provider-b.example/@providerb/1',
+        'https://social.provider-b.example/@providerb/113500000000000042',
+        '@providerb',
+        tooLong,
+        'All usage limits have been reset.',
+        '2026-02-30T09:30:00-05:00',
+        'yesterday',
+        '2026-11-20T09:30:00-05:00', // an impossible date, no date, a date
+        'plan:Team',
+        'plan:team',
+        '', // no effective time
+        'pro, team', // audience
+        '', // the derived id
+      ],
+      root,
+    );
+    noStackTrace(result.stderr);
+    expect(result.status).toBe(0);
+    const retries = result.stderr.split('\n').filter((line) => line.endsWith('Try again.'));
+    expect(retries).toEqual([
+      expect.stringMatching(/^ {2}provider must be one of provider_a, provider_b, provider_c/),
+      expect.stringMatching(/^ {2}kind must be one of reset, banked, boost, promo, tease/),
+      expect.stringMatching(/^ {2}sourceUrl must be an https URL/),
+      expect.stringMatching(/^ {2}summary is 281 characters; the limit is 280/),
+      expect.stringMatching(/^ {2}announcedAt is not a date: February 2026 has 28 days, not day 30/),
+      expect.stringMatching(/^ {2}announcedAt must be an ISO 8601 date-time/),
+      expect.stringMatching(/^ {2}scope must be "global" or "plan:<plan_name>"/),
+    ]);
+    expect(result.stdout).toMatch(/Audience: who the post addresses/);
+    const written = JSON.parse(await readFile(path.join(root, 'provider_b/113500000000000042.json'), 'utf8'));
+    expect(written).toEqual({
+      id: '113500000000000042',
+      provider: 'provider_b',
+      kind: 'reset',
+      scope: 'plan:team',
+      announcedAt: '2026-11-20T14:30:00.000Z',
+      effectiveAt: null,
+      sourceUrl: 'https://social.provider-b.example/@providerb/113500000000000042',
+      sourceAccount: 'providerb',
+      summary: 'All usage limits have been reset.',
+      audience: ['pro', 'team'],
+      verified: false,
+    });
+    expect((await checkEventTree(root)).problems).toEqual([]);
+  });
+
+  it('stops quietly with exit code 130 when the input ends (Ctrl-D), and writes nothing', async () => {
+    const root = await copyOfEvents();
+    const before = (await checkEventTree(root)).events.length;
+    const result = ask(['provider_b', 'reset'], root);
+    expect(result.status).toBe(130);
+    noStackTrace(result.stderr);
+    expect(result.stderr.trim()).toBe(
+      'Input ended (Ctrl-D) before --url, --account, --summary, --announced was answered: nothing was written.',
+    );
+    expect((await checkEventTree(root)).events.length).toBe(before);
+  });
+
+  it('stops quietly with exit code 130 on Ctrl-C (SIGINT), and writes nothing', async () => {
+    const root = await copyOfEvents();
+    const before = (await checkEventTree(root)).events.length;
+    const child = spawn(process.execPath, ['scripts/event-add.ts'], { env: { ...process.env, EVENTS_DIR: root } });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Answer the first question, and press Ctrl-C once the second one is asked (stdin stays open).
+    let answered = false;
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (!answered && stdout.includes('Provider (')) {
+          answered = true;
+          child.stdin.write('provider_b\n');
+        }
+        if (stdout.includes('Kind (')) resolve();
+      }),
+    );
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    noStackTrace(stderr);
+    expect(stderr.trim()).toBe('Stopped (Ctrl-C): nothing was written.');
+    expect((await checkEventTree(root)).events.length).toBe(before);
   });
 });
 

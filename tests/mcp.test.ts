@@ -284,7 +284,13 @@ describe('MCP over raw HTTP', () => {
 });
 
 describe('MCP rate limit', () => {
-  it('lets 60 requests a minute through from one IP, then answers 429 with Retry-After', async () => {
+  // The limiter counts per fixed wall-clock minute (Workers Rate Limiting, `period: 60`): a burst that
+  // crosses a minute boundary starts a new count half-way. Such a burst proves nothing either way, so it is
+  // run again with a fresh address; a burst takes seconds, so the second one stays within its minute.
+  const PERIOD_MS = 60_000;
+  const windowOf = (ms: number) => Math.floor(ms / PERIOD_MS);
+
+  async function burst(): Promise<{ statuses: number[]; limited: Response; sameWindow: boolean }> {
     const ip = uniqueClientIp();
     const ping = () =>
       fetch(`${baseUrl}/mcp`, {
@@ -292,8 +298,19 @@ describe('MCP rate limit', () => {
         headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip },
         body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
       });
-    for (let index = 0; index < 60; index += 1) expect((await ping()).status).toBe(200);
+    const started = Date.now();
+    const statuses: number[] = [];
+    for (let index = 0; index < 60; index += 1) statuses.push((await ping()).status);
     const limited = await ping();
+    return { statuses, limited, sameWindow: windowOf(started) === windowOf(Date.now()) };
+  }
+
+  it('lets 60 requests a minute through from one IP, then answers 429 with Retry-After', async () => {
+    let attempt = await burst();
+    for (let retries = 0; !attempt.sameWindow && retries < 2; retries += 1) attempt = await burst();
+    expect(attempt.sameWindow, 'three bursts in a row crossed a minute boundary').toBe(true);
+    const { statuses, limited } = attempt;
+    expect(statuses).toEqual(Array.from({ length: 60 }, () => 200));
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(limited.headers.get('access-control-allow-origin')).toBe('*');
@@ -306,5 +323,5 @@ describe('MCP rate limit', () => {
       body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
     });
     expect(otherClient.status).toBe(200);
-  });
+  }, 300_000);
 });

@@ -12,7 +12,18 @@ import { runWatch } from '../src/node/watch/run-watch.ts';
 /** The watcher against fixture feeds served on loopback, with a copy of content/ (never the real one). */
 
 const FIXTURES = 'tests/fixtures/watch';
+// The watcher's deadline per feed. The loopback fixtures answer in milliseconds; the margin is for a busy
+// machine, and the one feed that never answers costs this much once.
+const FEED_TIMEOUT_MS = 5_000;
 let server: Server;
+let undatedFeedGivesDate = false;
+const LONG_BODY =
+  `Usage limits have been reset for everyone. ${'Thank you for your patience while we worked on capacity. '.repeat(8)}`.trim();
+const undatedFeed = (
+  withDate: boolean,
+) => `<?xml version="1.0"?><rss version="2.0"><channel><title>B</title><link>https://social.provider-b.example/@providerb</link><description>d</description>
+<item><title>Limits reset</title><link>https://social.provider-b.example/@providerb/777</link><description>${LONG_BODY}</description>${withDate ? '<pubDate>Fri, 20 Nov 2026 08:00:00 GMT</pubDate>' : ''}</item>
+</channel></rss>`;
 let origin: string;
 
 beforeAll(async () => {
@@ -26,6 +37,8 @@ beforeAll(async () => {
     '/huge': async () =>
       `<rss version="2.0"><channel>${'<item><title>x</title></item>'.repeat(40_000)}</channel></rss>`,
     '/slow': 'never',
+    // A relevant post whose date the feed leaves out until `undatedFeedGivesDate` is set (a bridge fixed).
+    '/undated': async () => undatedFeed(undatedFeedGivesDate),
   };
   server = createServer(async (request, response) => {
     const route = routes[request.url ?? '/'];
@@ -56,7 +69,7 @@ async function workspace(feeds: Record<string, { account: string; feed: string }
       sourcesFile: path.join(root, 'sources.json'),
       rulesFile: 'content/watch/classification.json',
       stateFile: path.join(root, 'state.json'),
-      timeoutMs: 1500,
+      timeoutMs: FEED_TIMEOUT_MS,
       maxBytes: 256 * 1024,
       now: new Date('2026-11-21T12:00:00.000Z'),
     },
@@ -91,7 +104,7 @@ describe('npm run watch', () => {
     ]);
     expect(report.failures).toEqual([
       `provider_a ${origin}/broken answered HTTP 500`,
-      `provider_a ${origin}/slow timed out after 1500 ms`,
+      `provider_a ${origin}/slow timed out after ${FEED_TIMEOUT_MS} ms`,
       expect.stringMatching(new RegExp(`^provider_b ${origin}/malformed is not a readable feed`)),
       expect.stringMatching(new RegExp(`^provider_b ${origin}/huge is too large`)),
     ]);
@@ -105,8 +118,9 @@ describe('npm run watch', () => {
       ['2026-11-19-limits', 'reset', false, '2026-11-19T04:00:00.000Z'],
       ['capacity-coming', 'tease', false, '2026-11-20T08:00:00.000Z'],
     ]);
+    // The summary is the post's own text, not its title glued to its body.
     expect(added.find((event) => event.id === '1900000000000000001')?.summary).toBe(
-      "Limits reset — We've reset weekly usage limits for everyone & every plan.",
+      "We've reset weekly usage limits for everyone & every plan.",
     );
     // Nothing already recorded was touched.
     expect(after.events.filter((event) => before.events.some((old) => old.id === event.id))).toEqual(before.events);
@@ -127,7 +141,7 @@ describe('npm run watch', () => {
           '--state',
           options.stateFile,
           '--timeout-ms',
-          '1500',
+          String(FEED_TIMEOUT_MS),
         ];
         const child = execFile(
           process.execPath,
@@ -143,5 +157,114 @@ describe('npm run watch', () => {
     const succeeded = await run(fine.options);
     expect(succeeded.status).toBe(0);
     expect(succeeded.stdout).toContain('draft: provider_c/capacity-coming.json');
+  });
+});
+
+const runScript = (options: { sourcesFile: string; stateFile: string; eventsRoot: string }) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const args = [
+      'scripts/watch.ts',
+      '--sources',
+      options.sourcesFile,
+      '--state',
+      options.stateFile,
+      '--timeout-ms',
+      String(FEED_TIMEOUT_MS),
+    ];
+    const child = execFile(
+      process.execPath,
+      args,
+      { env: { ...process.env, EVENTS_DIR: options.eventsRoot } },
+      (_, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
+    );
+  });
+
+describe('npm run watch never invents a time and never forgets a fixable post', () => {
+  it('reports a post without a date instead of stamping it with the fetch time, and drafts it once the feed gives one', async () => {
+    undatedFeedGivesDate = false;
+    const { options } = await workspace({ provider_b: [{ account: 'providerb', feed: `${origin}/undated` }] });
+    const first = await runWatch(options);
+    expect(first.drafts).toEqual([]);
+    expect(first.skipped).toEqual([
+      expect.stringMatching(
+        /^provider_b https:\/\/social\.provider-b\.example\/@providerb\/777: the feed gives no publication date/,
+      ),
+    ]);
+    const state = JSON.parse(await readFile(options.stateFile, 'utf8')) as { seen: Record<string, string[]> };
+    expect(state.seen['provider_b']).toEqual([]);
+
+    undatedFeedGivesDate = true;
+    const second = await runWatch(options);
+    expect(second.drafts).toEqual(['provider_b/777.json']);
+    const draft = JSON.parse(await readFile(path.join(options.eventsRoot, 'provider_b/777.json'), 'utf8')) as {
+      announcedAt: string;
+      summary: string;
+    };
+    expect(draft.announcedAt).toBe('2026-11-20T08:00:00.000Z');
+    // The body alone, cut to 280 characters with an ellipsis (counted independently here).
+    expect([...draft.summary].length).toBe(280);
+    expect(draft.summary).toBe(`${LONG_BODY.slice(0, 279).trimEnd()}…`);
+    expect((await runWatch(options)).drafts).toEqual([]);
+  });
+});
+
+describe('npm run watch config files', () => {
+  async function withSources(text: string) {
+    const { options } = await workspace({});
+    await writeFile(options.sourcesFile, text);
+    return options;
+  }
+
+  it.each([
+    [
+      'a misspelt provider key',
+      JSON.stringify({ provider_d: [{ account: 'a', feed: 'https://feeds.provider-a.example/a.rss' }] }),
+      /sources\.json: unknown key "provider_d" \(the keys are provider_a, provider_b, provider_c\)/,
+    ],
+    [
+      'a non-https source',
+      JSON.stringify({ provider_a: [{ account: 'a', feed: 'http://feeds.provider-a.example/a.rss' }] }),
+      /sources\.json: provider_a\[0\]\.feed must be an https URL/,
+    ],
+    [
+      'a misspelt field',
+      JSON.stringify({ provider_a: [{ account: 'a', fed: 'https://feeds.provider-a.example/a.rss' }] }),
+      /sources\.json: (provider_a\[0\]\.feed|unknown key "provider_a\[0\]\.fed")/,
+    ],
+    ['malformed JSON', '{"provider_a": [', /sources\.json: is not valid JSON/],
+  ])('%s is an error naming the file and the key, in one line each and no stack trace', async (_, text, message) => {
+    const options = await withSources(text);
+    await expect(runWatch(options)).rejects.toThrow(message);
+    const result = await runScript(options);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(options.sourcesFile);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('with only the sample sources (hosts under .example) there is nothing to watch: exit 0, one clear line, state untouched', async () => {
+    const options = await withSources(await readFile('content/watch/sources.json', 'utf8'));
+    const stateBefore = await readFile(options.stateFile, 'utf8');
+    const result = await runScript(options);
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toMatch(
+      /^Nothing to watch: .*sources\.json lists no real source \(only the 4 sample feed\(s\) under \.example/,
+    );
+    expect(result.stderr).toBe('');
+    expect(await readFile(options.stateFile, 'utf8')).toBe(stateBefore);
+  });
+
+  it('a real source that fails still fails the run, whatever samples sit beside it', async () => {
+    const options = await withSources(
+      JSON.stringify({
+        provider_a: [
+          { account: 'a', feed: 'https://posts.provider-a.example/a.rss' },
+          { account: 'a', feed: `${origin}/broken` },
+        ],
+      }),
+    );
+    const result = await runScript(options);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('answered HTTP 500');
   });
 });

@@ -10,7 +10,8 @@ import { FORECAST_PAGE_WORDS } from '../src/core/i18n/forecast-page.ts';
 import { TRANSLATIONS } from '../src/core/i18n/index.ts';
 import type { PublishedEvents } from '../src/core/dataset.ts';
 import { publishedFromContent } from './support/published.ts';
-import { PROVIDERS, STATUS_LABELS } from '../src/core/vocabulary.ts';
+import { PROVIDERS } from '../src/core/vocabulary.ts';
+import { STATUS_LABELS } from '../src/core/i18n/labels.ts';
 import { launchChromium } from './support/browser.ts';
 
 const baseUrl = inject('baseUrl');
@@ -310,5 +311,17 @@ describe('screenshots', () => {
         }
       }
     }
+  });
+});
+
+describe('the browser the tests drive', () => {
+  it('has a CJK font: Chinese characters are drawn full-width (1 em each), not as narrow missing-glyph boxes', async () => {
+    const page = await browser.newPage();
+    const text = '重置额度已恢复';
+    await page.setContent(`<span id="zh" style="font-size:40px;font-family:sans-serif">${text}</span>`);
+    const width = await page.evaluate(() => document.getElementById('zh')!.getBoundingClientRect().width);
+    // Every CJK font gives an ideograph an advance of one em; without one, each is a box about a third as wide.
+    expect(width).toBeCloseTo([...text].length * 40, 0);
+    await page.close();
   });
 });

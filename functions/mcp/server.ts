@@ -18,7 +18,7 @@ import {
 import { MARKDOWN_LATEST_COUNT, renderBoardMarkdown } from '../../src/core/render/markdown.ts';
 import { SERVES_SAMPLE_DATA } from '../../src/server/sample-data.ts';
 import { eventPageUrl } from '../../src/core/site.ts';
-import { PROVIDER_LABELS } from '../../src/core/vocabulary.ts';
+import { PROVIDER_LABELS } from '../../src/core/i18n/labels.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
 

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { seededRandom } from '../../src/core/seeded-random.ts';
 import { serializeEventFile } from '../../src/core/content/new-event.ts';
 import type { Event } from '../../src/core/schemas.ts';
 import { PROVIDERS, type EventKind } from '../../src/core/vocabulary.ts';
@@ -19,17 +20,6 @@ const KIND_WEIGHTS: [EventKind, number][] = [
 ];
 const PROVIDER_WEIGHTS = [40, 35, 25];
 
-/** A small deterministic generator (mulberry32): the same tree for the same count, run after run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const pick = <T>(next: () => number, weighted: [T, number][]): T => {
   const total = weighted.reduce((sum, [, weight]) => sum + weight, 0);
   let roll = next() * total;
@@ -41,7 +31,7 @@ const pick = <T>(next: () => number, weighted: [T, number][]): T => {
 };
 
 export function syntheticEvents(count: number, end: Date): Event[] {
-  const next = random(count);
+  const next = seededRandom(count);
   // About 20 events a day across the three providers, so 100,000 events span some 14 years.
   const spanMs = Math.max(365, count / 20) * 86_400_000;
   return Array.from({ length: count }, (_, index) => {

@@ -111,6 +111,26 @@ export async function waitUntilServing(url: string, server: ChildProcess, timeou
   throw new Error(`the local server did not answer at ${url} within ${timeoutMs} ms`);
 }
 
+/**
+ * Whether `port` can be listened on at `host` (for `localhost`: at 127.0.0.1 and at ::1, either of which a
+ * server may take). Asked before the build, so that a busy port is reported in a second, not after a minute.
+ */
+export async function portIsFree(port: number, host: string): Promise<boolean> {
+  const addresses = host === 'localhost' ? ['127.0.0.1', '::1'] : [host];
+  for (const address of addresses) {
+    const outcome = await new Promise<'free' | 'busy' | 'unavailable'>((resolve) => {
+      const probe = createServer();
+      probe.once('error', (error: NodeJS.ErrnoException) =>
+        resolve(error.code === 'EADDRINUSE' || error.code === 'EACCES' ? 'busy' : 'unavailable'),
+      );
+      probe.listen({ port, host: address, exclusive: true }, () => probe.close(() => resolve('free')));
+    });
+    // 'unavailable': this machine has no such address (no IPv6, say); nothing can be in the way there.
+    if (outcome === 'busy') return false;
+  }
+  return true;
+}
+
 /** A free TCP port on the loopback interface. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -43,7 +43,8 @@ const eventsAndAPermutation = eventLists.chain((events) =>
 );
 const nows = fc.integer({ min: START, max: START + SPAN + 60 * MS_PER_DAY }).map((ms) => new Date(ms));
 
-describe('board invariants', () => {
+// Property tests run many cases: a generous timeout so a busy machine slows them down without failing them.
+describe('board invariants', { timeout: 120_000 }, () => {
   it('is a valid StatusResponse: no NaN, no negative days, histograms of 24 hours', () => {
     fc.assert(
       fc.property(eventLists, nows, (events, now) => {

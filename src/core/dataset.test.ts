@@ -35,7 +35,8 @@ const events = fc
     ),
   );
 
-describe('the edge data set', () => {
+// Property tests run many cases: a generous timeout so a busy machine slows them down without failing them.
+describe('the edge data set', { timeout: 120_000 }, () => {
   it('serves every timeline exactly as the whole history would', () => {
     fc.assert(
       fc.property(

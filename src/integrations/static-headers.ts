@@ -2,19 +2,35 @@ import { appendFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { PAGE_SECURITY_HEADERS } from '../server/http/security-headers.ts';
+import { CACHE_POLICIES, CONTENT_TYPES } from '../core/routes/policy.ts';
+import type { RouteSpec } from '../core/routes/route.ts';
+import { ROUTES } from '../core/routes/table.ts';
 import { SAMPLE_DATA_HEADER } from '../core/sample-data.ts';
 
 /**
  * Writes the `_headers` rules for the files the platform serves without the worker (the adapter writes the
- * file first, with its rule for /_astro/*): CORS and the security headers on everything, caching for the
- * documents that change only with a deploy or a build.
+ * file first, with its rule for /_astro/*): CORS and the security headers on everything, and each static
+ * route's caching from the route table (a template's names become `*`); a plain-text file also gets its
+ * media type, which the asset store cannot know from `.txt` alone with a charset.
  */
+const DATA_FOLDER = '/data/';
+
+const routeRule = (route: RouteSpec): Record<string, string> => ({
+  ...('text' in route.ok.content ? { 'Content-Type': CONTENT_TYPES.text } : {}),
+  'Cache-Control': CACHE_POLICIES[route.cache],
+});
+
 const RULES: Record<string, Record<string, string>> = {
   '/*': { 'Access-Control-Allow-Origin': '*', ...PAGE_SECURITY_HEADERS },
-  '/openapi.json': { 'Cache-Control': 'public, max-age=300, s-maxage=3600' },
-  '/.well-known/mcp.json': { 'Cache-Control': 'public, max-age=300, s-maxage=3600' },
-  '/llms.txt': { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=300, s-maxage=3600' },
-  '/data/*': { 'Cache-Control': 'public, max-age=60, s-maxage=60' },
+  // Rules that match the same file add their values up, so the data files have the one rule below.
+  ...Object.fromEntries(
+    ROUTES.filter((route) => route.served === 'static' && !route.path.startsWith(DATA_FOLDER)).map((route) => [
+      route.path.replace(/\{.*$/, '*'),
+      routeRule(route),
+    ]),
+  ),
+  // Every built data file, listed as a route or not (the provider pages' data, the per-provider feeds).
+  [`${DATA_FOLDER}*`]: { 'Cache-Control': CACHE_POLICIES.data },
 };
 
 export interface StaticHeadersOptions {

@@ -12,6 +12,9 @@ import { readEventFiles } from './event-files.ts';
 
 export type StoreResult = { ok: true; file: string } | { ok: false; problems: ContentProblem[] };
 
+/** The message of a refused new file whose id is taken (the watcher treats such a post as recorded). */
+export const ALREADY_EXISTS = 'an event with this id already exists; nothing was overwritten';
+
 const relativeFile = (event: Pick<Event, 'provider' | 'id'>) => `${event.provider}/${event.id}.json`;
 
 /** The tree as it would be with `file` changed: only that file's problems count against the change. */
@@ -24,10 +27,7 @@ export async function addDraft(root: string, event: Event, now = new Date()): Pr
   const file = relativeFile(event);
   const existing = (await readEventFiles(root)).find((candidate) => candidate.path === file);
   if (existing !== undefined) {
-    return {
-      ok: false,
-      problems: [{ file, field: 'id', message: 'an event with this id already exists; nothing was overwritten' }],
-    };
+    return { ok: false, problems: [{ file, field: 'id', message: ALREADY_EXISTS }] };
   }
   const changed = { path: file, text: serializeEventFile(event) };
   const problems = await checkChange(root, changed, now);

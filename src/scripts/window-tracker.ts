@@ -1,7 +1,18 @@
-import { utcMinute } from '../core/render/labels.ts';
-import { planWindowTracker } from '../core/tracker/plan.ts';
-import { TRACKER_TEXT } from '../components/window-tracker-text.ts';
+import { utcMinute } from '../core/time-format.ts';
+import { planWindowTracker, type TrackerProblem } from '../core/tracker/plan.ts';
 import type { Locale } from '../core/vocabulary.ts';
+
+/**
+ * The words come from the page (data attributes written from src/core/i18n), not from an import: the script
+ * would otherwise carry every word of both languages.
+ */
+const problemText = (root: HTMLElement, problem: TrackerProblem) =>
+  root.dataset[`problem${problem.replace('_', '')}`] ?? problem;
+const conversionText = (root: HTMLElement, local: string, zone: string, utc: string) =>
+  (root.dataset['converted'] ?? '{local} = {utc}')
+    .replace('{local}', local.replace('T', ' '))
+    .replace('{zone}', zone)
+    .replace('{utc}', utc);
 
 /** The tracker's conveniences: the detected time zone, the link and the converted times as you type. */
 export function enhanceWindowTracker(document: Document): void {
@@ -10,7 +21,6 @@ export function enhanceWindowTracker(document: Document): void {
   if (root === null || form === null) return;
   const locale = root.dataset['locale'] as Locale;
   const baseUrl = root.dataset['baseUrl'] ?? '';
-  const text = TRACKER_TEXT[locale];
   const zoneInput = form.elements.namedItem('tz') as HTMLInputElement;
   if (form.dataset['detectZone'] === 'true') zoneInput.value = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -28,12 +38,12 @@ export function enhanceWindowTracker(document: Document): void {
     );
     list(
       '#tracker-problems',
-      plan.problems.map((problem) => text.problems[problem]),
+      plan.problems.map((problem) => problemText(root, problem)),
     );
     list(
       '#tracker-conversions',
       [[plan.reset, plan.resetAt] as const, [plan.weekly, plan.weeklyAt] as const].flatMap(([local, instant]) =>
-        local && instant ? [text.converted(local, plan.timeZone, utcMinute(instant))] : [],
+        local && instant ? [conversionText(root, local, plan.timeZone, utcMinute(instant))] : [],
       ),
     );
     const link = document.querySelector<HTMLElement>('#tracker-link');

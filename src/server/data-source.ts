@@ -33,10 +33,11 @@ async function fetchStamped<T>(assets: AssetFetcher, origin: string, path: strin
 }
 
 /**
- * A data file read once per isolate. A failed read is not remembered, so the first request after the file is
- * back succeeds.
+ * A data file read once per isolate (in production; in dev on every request, so that edited events show
+ * without a restart). A failed read is not remembered, so the first request after the file is back succeeds.
  */
 function loadOnce<T>(assets: AssetFetcher, origin: string, path: string): Promise<T> {
+  if (isDev) return fetchStamped<T>(assets, origin, path);
   let loading = loaded.get(path) as Promise<T> | undefined;
   if (loading === undefined) {
     loading = fetchStamped<T>(assets, origin, path).catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import type { EdgeDataset } from '../core/dataset.ts';
+import { CACHE_POLICIES } from '../core/routes/policy.ts';
 import type { ProviderPageData } from '../core/provider-page.ts';
 import type { Provider } from '../core/vocabulary.ts';
 import { loadEdgeDataset, loadProviderPage } from './data-source.ts';
@@ -11,4 +12,4 @@ export const providerPageData = (url: URL, provider: Provider): Promise<Provider
   loadProviderPage(env.ASSETS, url.origin, provider);
 
 /** On-demand pages that show the board are cached at the edge like GET /api/status. */
-export const BOARD_PAGE_CACHE = 'public, s-maxage=60, stale-while-revalidate=300';
+export const BOARD_PAGE_CACHE = CACHE_POLICIES.api;

@@ -2,16 +2,18 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import { findChromium } from '../../scripts/lib/chromium.ts';
 
 /**
- * Debian's Chromium driven by playwright-core (no downloaded browser). The flags keep it from reaching
- * for the network this machine does not have.
+ * A Chromium driven by playwright-core (no browser download): CHROMIUM_PATH, Debian's, or the one that
+ * ships inside an npm package (see scripts/lib/chromium.ts). The flags keep it from reaching for the
+ * network this machine does not have.
  */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 export async function launchChromium(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const browser = await findChromium();
   return chromium.launchPersistentContext(await mkdtemp(path.join(tmpdir(), 'departures-board-chromium-')), {
-    executablePath: CHROMIUM,
+    executablePath: browser.executablePath,
+    env: { ...process.env, ...browser.env },
     headless: true,
     acceptDownloads: true,
     args: [

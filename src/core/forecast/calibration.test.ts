@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MS_PER_DAY } from '../ordering.ts';
 import { chanceWithin, type Chance } from './rule.ts';
-import { resetsWithDrawnGaps, seededRandom } from './test-histories.ts';
+import { seededRandom } from '../seeded-random.ts';
+import { resetsWithDrawnGaps } from './test-histories.ts';
 import { providerForecastTrackRecord, replayCheckpoints } from './track-record.ts';
 
 /**

@@ -7,7 +7,8 @@ import { MS_PER_DAY } from '../ordering.ts';
 import { makeEvent } from '../test-events.ts';
 import { forecastResponse } from './rule.ts';
 import './schemas.ts';
-import { resetsWithDrawnGaps, seededRandom } from './test-histories.ts';
+import { seededRandom } from '../seeded-random.ts';
+import { resetsWithDrawnGaps } from './test-histories.ts';
 import { forecastTrackRecord } from './track-record.ts';
 
 /** The registry is what the OpenAPI document's components are generated from (src/core/api/openapi.ts). */

@@ -37,17 +37,6 @@ export const nows = fc
   .integer({ min: START / MS_PER_HOUR, max: (START + SPAN + 30 * MS_PER_DAY) / MS_PER_HOUR })
   .map((hours) => new Date(hours * MS_PER_HOUR));
 
-/** A small seeded generator (mulberry32): the same synthetic history run after run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** Resets of provider_a separated by gaps drawn (in days, to the minute) from `drawGapDays`; oldest first. */
 export function resetsWithDrawnGaps(
   count: number,

@@ -180,6 +180,55 @@ export const en = {
     footerTerms:
       'Data as is, without warranty. Not affiliated with the providers. Link back and keep each event’s original post when republishing.',
     badge: 'Status badge',
+    aboutPage: {
+      intro: (service: string) =>
+        `${service} publishes the official announcements about account-wide usage-limit resets of three AI coding-tool providers (and banked reset cards, limit boosts, promotions and teases), each linked to its original public post, and derives a board from them: a status per provider, statistics, and an honest cadence estimate of the next reset.`,
+      estimateHeading: 'What the estimate is',
+      estimate: `The next reset estimate is the last reset plus the median gap between the last ${MEDIAN_BASIS_RESETS} resets. It describes a past cadence, not a vendor schedule; an estimate in the past means "any time now", never "late". Each provider page shows how well the estimate has done.`,
+      sourcesHeading: 'Where the data comes from',
+      sources:
+        'Every announcement is checked by hand before it is published; the upstream accounts are polled every few minutes. New announcements arrive as pull requests to the project’s repository.',
+      termsHeading: 'Terms of use',
+      terms: [
+        'The service is not affiliated with the providers.',
+        'The data is offered as is, without warranty. Tolerate null fields.',
+        'When you use the data, link back to the service, and keep each event’s original post URL (sourceUrl) when republishing.',
+        'Every endpoint is free and read-only, with no key or sign-up.',
+      ],
+    },
+    apiPage: {
+      intro:
+        'Every endpoint is free, read-only, needs no key and carries Access-Control-Allow-Origin: *. The full description is ',
+      rate: ' Please stay at or below one request per minute; MCP allows 60 requests per minute per IP.',
+      examplesHeading: 'Examples',
+      request: 'Request',
+      what: 'What',
+      examples: {
+        status: 'The board: status, last reset, estimate and statistics per provider',
+        providerStatus: 'One provider; an unknown one is 404 invalid_provider',
+        timeline: 'Announcements, newest first; provider, limit (1–500, default 200), format (json, csv)',
+        timelineCsv: 'RFC 4180 CSV',
+        feed: 'RSS 2.0, the latest 100',
+        calendar: 'A calendar of announcements and estimates to subscribe to',
+        windowCalendar: 'Reminders for your own windows (see the window tracker)',
+        markdown: 'The board as Markdown',
+        forecast: 'Chance of a reset within 1, 3 and 7 days per provider: a pattern in past gaps, not a vendor plan',
+      },
+      mcpServer: 'The MCP server: ',
+      mcpTools: (tools: string) => ` (JSON-RPC 2.0 over POST; tools ${tools}). Server card: `,
+      allHeading: 'All endpoints',
+      errorsHeading: 'Errors',
+      invalid: 'Invalid parameters are 400:',
+      unavailable: 'an unavailable data source is 500 internal_error.',
+    },
+    notFoundPage: { title: 'Not found', text: 'There is no page here. The board is at' },
+    unavailablePage: {
+      title: 'Temporarily unavailable',
+      heading: 'The board is temporarily unavailable',
+      text: 'Its data could not be read just now. Please try again in a minute; nothing is lost. The machine-readable endpoints answer 500 internal_error meanwhile.',
+    },
+    hoursLocalShort: 'local',
+    hoursAlso: '; with scripts on, also',
   },
 };
 

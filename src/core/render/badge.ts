@@ -1,6 +1,7 @@
 import { escapeUTF8 as escapeXml } from 'entities';
 import type { ProviderStatus } from '../schemas.ts';
-import { PROVIDER_LABELS, STATUS_LABELS, type BoardStatus } from '../vocabulary.ts';
+import type { BoardStatus } from '../vocabulary.ts';
+import { PROVIDER_LABELS, STATUS_LABELS } from '../i18n/labels.ts';
 
 /** The embeddable status badge (shields-like SVG) and the shields.io endpoint JSON, from one description. */
 

@@ -1,4 +1,5 @@
-import { KIND_LABELS, PROVIDER_LABELS, type Locale } from '../vocabulary.ts';
+import type { Locale } from '../vocabulary.ts';
+import { KIND_LABELS, PROVIDER_LABELS } from '../i18n/labels.ts';
 import type { Event } from '../schemas.ts';
 import { utcDay } from '../time-format.ts';
 

@@ -6,7 +6,11 @@ import { SUMMARY_MAX_CHARACTERS } from '../schemas.ts';
 export interface FeedItem {
   key: string;
   link: string | null;
+  /** Title and body together: what the classifier reads (a keyword may be in either). */
   text: string;
+  /** The post's own words: its body, or its title when it has no body (a social post bridged to RSS). */
+  ownText: string;
+  /** When the post was published, as the feed says; null when the feed does not say (never guessed). */
   publishedAt: string | null;
 }
 
@@ -53,11 +57,12 @@ function normalize(item: LooseItem): FeedItem | null {
   const body = plainText(
     item.content_text ?? item.content_html ?? textOf(item.content) ?? item.description ?? textOf(item.summary),
   );
-  const text = body.startsWith(title) ? body : [title, body].filter(Boolean).join(' — ');
+  const text = body.startsWith(title) ? body : [title, body].filter(Boolean).join(' ');
   return {
     key,
     link,
     text,
+    ownText: body || title,
     publishedAt: isoOrNull(item.pubDate ?? item.published ?? item.date_published ?? item.updated),
   };
 }

@@ -4,23 +4,22 @@ import { buildDraftEvent } from '../../core/content/new-event.ts';
 import { formatContentProblem } from '../../core/content/validate-event-files.ts';
 import { ClassificationRulesSchema, createClassifier } from '../../core/watch/classify.ts';
 import { excerpt, feedItems, type FeedItem } from '../../core/watch/feed-items.ts';
-import { PROVIDERS, type Provider } from '../../core/vocabulary.ts';
-import { addDraft } from '../event-store.ts';
+import { describeConfigIssues, isSampleSource, SourcesSchema } from '../../core/watch/sources.ts';
+import { PROVIDERS } from '../../core/vocabulary.ts';
+import { addDraft, ALREADY_EXISTS } from '../event-store.ts';
 import { fetchFeed, type FetchLimits } from './fetch-feed.ts';
 
 /**
  * `npm run watch`: reads every configured source, proposes each new relevant post once as a draft event,
  * and reports every source that failed without stopping the others. It never publishes.
+ *
+ * A post is remembered as seen (content/watch/state.json) only once its outcome is final: it became a
+ * draft, it is not relevant, or it is already recorded. A post skipped for a reason someone can fix (no
+ * date in the feed, a link the event rules refuse, a conflict in the event tree) is reported and tried
+ * again on the next run, so fixing the cause brings it in.
  */
 
-const SourceSchema = z.object({ account: z.string().min(1), feed: z.url() });
-export const SourcesSchema = z.object(
-  Object.fromEntries(PROVIDERS.map((provider) => [provider, z.array(SourceSchema).default([])])) as Record<
-    Provider,
-    z.ZodDefault<z.ZodArray<typeof SourceSchema>>
-  >,
-);
-const StateSchema = z.object({ seen: z.record(z.string(), z.array(z.string())).default({}) });
+const StateSchema = z.strictObject({ seen: z.record(z.string(), z.array(z.string())).default({}) });
 
 export interface WatchOptions extends FetchLimits {
   eventsRoot: string;
@@ -34,20 +33,52 @@ export interface WatchReport {
   drafts: string[];
   failures: string[];
   skipped: string[];
+  /** Sources read (the sample sources under `.example` are not). Zero means there was nothing to watch. */
+  watchedSources: number;
+  sampleSources: number;
 }
 
-const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as unknown;
+/** A config file that cannot be used: the message names the file (and the key), never a stack trace. */
+export class WatchConfigError extends Error {
+  override name = 'WatchConfigError';
+}
+
+async function readConfig<T>(file: string, schema: z.ZodType<T>, knownTopLevelKeys?: readonly string[]): Promise<T> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new WatchConfigError(
+      `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new WatchConfigError(`${file}: is not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success)
+    throw new WatchConfigError(describeConfigIssues(file, parsed.error, knownTopLevelKeys).join('\n'));
+  return parsed.data;
+}
 
 export async function runWatch(options: WatchOptions): Promise<WatchReport> {
   const now = options.now ?? new Date();
-  const sources = SourcesSchema.parse(await readJson(options.sourcesFile));
-  const classify = createClassifier(ClassificationRulesSchema.parse(await readJson(options.rulesFile)));
-  const state = StateSchema.parse(await readJson(options.stateFile));
-  const report: WatchReport = { drafts: [], failures: [], skipped: [] };
+  const sources = await readConfig(options.sourcesFile, SourcesSchema, PROVIDERS);
+  const classify = createClassifier(await readConfig(options.rulesFile, ClassificationRulesSchema));
+  const state = await readConfig(options.stateFile, StateSchema);
+  const report: WatchReport = { drafts: [], failures: [], skipped: [], watchedSources: 0, sampleSources: 0 };
 
   for (const provider of PROVIDERS) {
     const seen = new Set(state.seen[provider] ?? []);
     for (const source of sources[provider]) {
+      if (isSampleSource(source)) {
+        report.sampleSources += 1;
+        continue;
+      }
+      report.watchedSources += 1;
       const fetched = await fetchFeed(source.feed, options);
       if (!fetched.ok) {
         report.failures.push(`${provider} ${source.feed} ${fetched.reason}`);
@@ -62,16 +93,25 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
       }
       for (const item of items) {
         if (seen.has(item.key)) continue;
-        seen.add(item.key);
         const kind = classify(item.text);
-        if (kind === null) continue;
+        if (kind === null) {
+          seen.add(item.key);
+          continue;
+        }
+        // No date, no draft: the time of this run is not the time of the post.
+        if (item.publishedAt === null) {
+          report.skipped.push(
+            `${provider} ${item.key}: the feed gives no publication date; add it by hand (npm run event:add) or fix the feed`,
+          );
+          continue;
+        }
         const draft = buildDraftEvent({
           provider,
           kind,
           sourceUrl: item.link ?? '',
           sourceAccount: source.account,
-          summary: excerpt(item.text),
-          announcedAt: item.publishedAt ?? now.toISOString(),
+          summary: excerpt(item.ownText),
+          announcedAt: item.publishedAt,
         });
         if (!draft.ok) {
           report.skipped.push(
@@ -80,15 +120,21 @@ export async function runWatch(options: WatchOptions): Promise<WatchReport> {
           continue;
         }
         const stored = await addDraft(options.eventsRoot, draft.event, now);
-        if (stored.ok) report.drafts.push(stored.file);
-        else
+        if (stored.ok) {
+          report.drafts.push(stored.file);
+          seen.add(item.key);
+        } else if (stored.problems.every((problem) => problem.message === ALREADY_EXISTS)) {
+          seen.add(item.key);
+        } else {
           report.skipped.push(
             stored.problems.map((problem) => formatContentProblem(problem, options.eventsRoot)).join('; '),
           );
+        }
       }
     }
     state.seen[provider] = [...seen].sort();
   }
-  await writeFile(options.stateFile, `${JSON.stringify(state, null, 2)}\n`);
+  // Nothing watched, nothing learnt: the state file is left as it was.
+  if (report.watchedSources > 0) await writeFile(options.stateFile, `${JSON.stringify(state, null, 2)}\n`);
   return report;
 }

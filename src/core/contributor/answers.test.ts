@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { checkAudience, checkScope, checkSummary, checkTimestamp } from './answers.ts';
+
+describe('checkTimestamp', () => {
+  it('gives UTC with milliseconds for a real date with an offset', () => {
+    expect(checkTimestamp('2026-11-20T09:30:00-05:00')).toEqual({ ok: true, value: '2026-11-20T14:30:00.000Z' });
+    expect(checkTimestamp('2028-02-29T00:00Z')).toEqual({ ok: true, value: '2028-02-29T00:00:00.000Z' });
+  });
+
+  // Written out by hand, not computed: the days of each month of 2026 (not a leap year).
+  const DAYS_2026 = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  it.each(DAYS_2026.map((days, index) => [String(index + 1).padStart(2, '0'), days] as const))(
+    'month %s: the last day is a date, the one after is not',
+    (month, days) => {
+      expect(checkTimestamp(`2026-${month}-${days}T12:00:00Z`).ok).toBe(true);
+      const next = checkTimestamp(`2026-${month}-${days + 1}T12:00:00Z`);
+      expect(next.ok).toBe(false);
+      if (!next.ok) expect(next.message).toContain(`has ${days} days`);
+    },
+  );
+
+  it.each([
+    '2026-02-30T10:00:00Z',
+    '2026-13-01T10:00:00Z',
+    '2026-04-01T24:00:00Z',
+    '2026-04-01T10:60:00Z',
+    '2026-04-01T10:00:00+15:00',
+    '2026-04-01T10:00:00',
+    'tomorrow',
+    '',
+  ])('refuses %j', (answer) => expect(checkTimestamp(answer).ok).toBe(false));
+});
+
+describe('the other answers', () => {
+  it('a summary of 280 characters fits, 281 does not, counted in characters not UTF-16 units', () => {
+    expect(checkSummary('重'.repeat(280)).ok).toBe(true);
+    expect(checkSummary('😀'.repeat(280)).ok).toBe(true);
+    expect(checkSummary('x'.repeat(281))).toEqual({ ok: false, message: 'is 281 characters; the limit is 280' });
+    expect(checkSummary('   ').ok).toBe(false);
+  });
+
+  it('an empty scope is global; a plan name is lower-case', () => {
+    expect(checkScope('')).toEqual({ ok: true, value: 'global' });
+    expect(checkScope('plan:pro').ok).toBe(true);
+    expect(checkScope('plan:Pro').ok).toBe(false);
+  });
+
+  it('the audience is a comma-separated list; empty is nobody in particular', () => {
+    expect(checkAudience(' pro , team,')).toEqual({ ok: true, value: ['pro', 'team'] });
+    expect(checkAudience('')).toEqual({ ok: true, value: [] });
+    expect(checkAudience('x'.repeat(101)).ok).toBe(false);
+  });
+});

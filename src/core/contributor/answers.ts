@@ -1,0 +1,119 @@
+import { EventKindSchema, ProviderSchema } from '../enums.ts';
+import {
+  EventIdSchema,
+  EventSchema,
+  ScopeSchema,
+  SourceUrlSchema,
+  SUMMARY_MAX_CHARACTERS,
+  SummarySchema,
+} from '../schemas.ts';
+import { EVENT_KINDS, PROVIDERS } from '../vocabulary.ts';
+import type { z } from 'zod';
+
+/**
+ * The answers `npm run event:add` asks for, each checked the moment it is given (so a person can be asked
+ * again at once), with the same schemas the whole event is checked with later. Field names are the event's.
+ */
+
+export type AnswerCheck = { ok: true; value: string } | { ok: false; message: string };
+
+const bySchema =
+  (schema: z.ZodType<unknown>) =>
+  (answer: string): AnswerCheck => {
+    const result = schema.safeParse(answer);
+    return result.success
+      ? { ok: true, value: answer }
+      : { ok: false, message: result.error.issues.map((issue) => issue.message).join('; ') };
+  };
+
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/i;
+const TIMESTAMP_HINT = 'an ISO 8601 date-time with Z or an offset, e.g. 2026-11-21T18:30:00+08:00';
+
+/**
+ * A date-time with `Z` or an offset, as UTC with milliseconds. `Date.parse` rolls 30 February over to
+ * 2 March without a word; here a day, hour or minute that does not exist is refused and named.
+ */
+export function checkTimestamp(answer: string): AnswerCheck {
+  const match = TIMESTAMP.exec(answer.trim());
+  if (match === null) return { ok: false, message: `must be ${TIMESTAMP_HINT}` };
+  const [
+    ,
+    year = '',
+    month = '',
+    day = '',
+    hour = '',
+    minute = '',
+    second = '00',
+    ,
+    offsetHours = '00',
+    offsetMinutes = '00',
+  ] = match;
+  const [y, mo, d] = [Number(year), Number(month), Number(day)];
+  if (mo < 1 || mo > 12) return { ok: false, message: `has no month ${month}: months run from 01 to 12` };
+  if (d < 1 || d > daysInMonth(y, mo)) {
+    return {
+      ok: false,
+      message: `is not a date: ${MONTH_NAMES[mo - 1]} ${y} has ${daysInMonth(y, mo)} days, not day ${day}`,
+    };
+  }
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59)
+    return { ok: false, message: `has no time ${hour}:${minute}:${second}` };
+  if (Number(offsetHours) > 14 || Number(offsetMinutes) > 59)
+    return { ok: false, message: 'has an offset that no time zone uses (at most ±14:00)' };
+  return { ok: true, value: new Date(Date.parse(answer.trim())).toISOString() };
+}
+
+export const checkProvider = (answer: string): AnswerCheck =>
+  ProviderSchema.safeParse(answer.trim()).success
+    ? { ok: true, value: answer.trim() }
+    : { ok: false, message: `must be one of ${PROVIDERS.join(', ')}` };
+
+export const checkKind = (answer: string): AnswerCheck =>
+  EventKindSchema.safeParse(answer.trim()).success
+    ? { ok: true, value: answer.trim() }
+    : { ok: false, message: `must be one of ${EVENT_KINDS.join(', ')}` };
+
+export const checkSourceUrl = (answer: string): AnswerCheck => bySchema(SourceUrlSchema)(answer.trim());
+
+export const checkAccount = (answer: string): AnswerCheck =>
+  bySchema(EventSchema.shape.sourceAccount)(answer.trim().replace(/^@/, ''));
+
+export function checkSummary(answer: string): AnswerCheck {
+  const summary = answer.trim();
+  const length = [...summary].length;
+  if (length > SUMMARY_MAX_CHARACTERS)
+    return { ok: false, message: `is ${length} characters; the limit is ${SUMMARY_MAX_CHARACTERS}` };
+  return bySchema(SummarySchema)(summary);
+}
+
+/** Empty means `global`. */
+export const checkScope = (answer: string): AnswerCheck => bySchema(ScopeSchema)(answer.trim() || 'global');
+
+/** Who the post addresses, comma-separated (`pro, team`); empty means nobody in particular. */
+export function checkAudience(answer: string): { ok: true; value: string[] } | { ok: false; message: string } {
+  const audience = answer
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const result = EventSchema.shape.audience.safeParse(audience);
+  return result.success
+    ? { ok: true, value: audience }
+    : { ok: false, message: 'each entry must be 1 to 100 characters' };
+}
+
+export const checkId = (answer: string): AnswerCheck => bySchema(EventIdSchema)(answer.trim());

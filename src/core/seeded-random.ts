@@ -1,0 +1,13 @@
+/**
+ * A small seeded generator (mulberry32): the same synthetic history run after run, for the benchmarks' event
+ * trees and the forecast's calibration tests. Not for anything that needs real randomness.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
