@@ -4,6 +4,7 @@ import { handleBadgeJson, handleBadgeSvg } from './api/badges.ts';
 import { handleAnnouncementCalendar, handleWindowCalendar } from './api/calendars.ts';
 import { handleFeed, redirectToFeed } from './api/feeds.ts';
 import { handleEvent } from './api/events.ts';
+import { handleForecast, handleForecastTrackRecord } from './api/forecast.ts';
 import { handleMarkdown } from './api/markdown.ts';
 import { handleSources } from './api/sources.ts';
 import { handleProviderStatus, handleStatus } from './api/status.ts';
@@ -36,4 +37,6 @@ export const HANDLERS = {
   getBadgeJson: handleBadgeJson,
   getEvent: handleEvent,
   getSources: handleSources,
+  getForecast: handleForecast,
+  getForecastTrackRecord: handleForecastTrackRecord,
 } satisfies Record<EdgeRouteId, RouteHandler>;

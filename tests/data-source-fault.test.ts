@@ -12,6 +12,7 @@ import { startServer, type RunningServer } from '../scripts/lib/local-server.ts'
 const NEEDS_DATA = [
   '/api/status',
   '/api/status/provider_a',
+  '/api/forecast',
   '/api/timeline?provider=provider_a',
   '/api/timeline.csv?limit=5',
   '/index.md',

@@ -2,7 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ForecastSchema } from '../src/core/forecast/schemas.ts';
 import { NextEstimateSchema, StatusResponseSchema } from '../src/core/schemas.ts';
+import { PROVIDERS } from '../src/core/vocabulary.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
 import { loadContract } from './support/openapi-contract.ts';
 
@@ -66,7 +68,12 @@ describe('MCP with the SDK’s own client', () => {
 
   it('lists the three tools, read-only, with input and output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_next_estimate', 'get_status', 'get_timeline']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'get_forecast',
+      'get_next_estimate',
+      'get_status',
+      'get_timeline',
+    ]);
     for (const tool of tools) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
@@ -124,6 +131,26 @@ describe('MCP with the SDK’s own client', () => {
     expect(estimate.note).toMatch(/not a vendor schedule/);
   });
 
+  it('get_forecast is the provider’s entry of GET /api/forecast and says what the numbers are not', async () => {
+    const { tools } = await client.listTools();
+    const tool = tools.find((candidate) => candidate.name === 'get_forecast')!;
+    expect(tool.inputSchema.required).toEqual(['provider']);
+    expect(tool.outputSchema?.required).toEqual(Object.keys(ForecastSchema.shape));
+    expect(tool.description).toMatch(/not a vendor plan/);
+    expect(tool.description).toMatch(/fewer than 5 gaps/);
+    expect(client.getInstructions()).toMatch(/get_forecast/);
+    for (const provider of PROVIDERS) {
+      const { text, structured } = await call('get_forecast', { provider });
+      expect(JSON.parse(text.text)).toEqual(structured);
+      const forecast = ForecastSchema.parse(structured);
+      const http = (await (await fetch(`${baseUrl}/api/forecast`)).json()) as { providers: { provider: string }[] };
+      const entry = http.providers.find((candidate) => candidate.provider === provider)!;
+      // elapsedDays moves with the clock between the two requests; everything else is fixed by the events.
+      expect({ ...forecast, elapsedDays: undefined }).toEqual({ ...entry, elapsedDays: undefined });
+      expect(forecast.probabilities['1d'] === null).toBe(forecast.basis !== 'cadence');
+    }
+  });
+
   it.each([
     ['get_timeline', { limit: 0 }, /limit/],
     ['get_timeline', { limit: 101 }, /limit/],
@@ -131,6 +158,8 @@ describe('MCP with the SDK’s own client', () => {
     ['get_timeline', { provider: 'provider_z' }, /provider/],
     ['get_next_estimate', {}, /provider/],
     ['get_next_estimate', { provider: 'all' }, /provider/],
+    ['get_forecast', {}, /provider/],
+    ['get_forecast', { provider: 'provider_z' }, /provider/],
   ])('%s with %j is an error an agent can act on', async (name, args, field) => {
     const outcome = await client.callTool({ name, arguments: args }).then(
       (result) => ({ isError: result.isError, message: JSON.stringify(result.content) }),
@@ -238,7 +267,7 @@ describe('MCP over raw HTTP', () => {
       const body = (await response.json()) as { id: number; result: { tools: unknown[] } };
       contract.expectBodyMatches(path, 200, body, 'post');
       expect(body.id).toBe(7);
-      expect(body.result.tools).toHaveLength(3);
+      expect(body.result.tools).toHaveLength(4);
     }
   });
 
@@ -249,7 +278,7 @@ describe('MCP over raw HTTP', () => {
     const data = (await response.text()).split('\n').find((line) => line.startsWith('data: '))!;
     const message = JSON.parse(data.slice('data: '.length)) as { id: number; result: { tools: unknown[] } };
     expect(message.id).toBe(7);
-    expect(message.result.tools).toHaveLength(3);
+    expect(message.result.tools).toHaveLength(4);
   });
 
   it.each([
@@ -333,7 +362,12 @@ describe('MCP over raw HTTP', () => {
     };
     expect(card.name).toBe('departures-board');
     expect(card.transport.url).toBe(`${baseUrl}/mcp`);
-    expect(card.tools.map((tool) => tool.name)).toEqual(['get_status', 'get_timeline', 'get_next_estimate']);
+    expect(card.tools.map((tool) => tool.name)).toEqual([
+      'get_status',
+      'get_timeline',
+      'get_next_estimate',
+      'get_forecast',
+    ]);
   });
 });
 

@@ -4,6 +4,10 @@ import { gzipSync } from 'node:zlib';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deriveBoard } from '../src/core/board.ts';
+import { forecastFromHistory } from '../src/core/forecast/rule.ts';
+import { forecastSentence } from '../src/core/forecast/words.ts';
+import { FORECAST_PAGE_WORDS } from '../src/core/i18n/forecast-page.ts';
+import { TRANSLATIONS } from '../src/core/i18n/index.ts';
 import type { PublishedEvents } from '../src/core/dataset.ts';
 import { publishedFromContent } from './support/published.ts';
 import { PROVIDERS } from '../src/core/vocabulary.ts';
@@ -205,7 +209,7 @@ describe('provider pages', () => {
 
   it('draws its charts as inline SVG with the local hours filled in by the script', async () => {
     const { page } = await open('/provider_a');
-    expect(await page.locator('figure.chart svg').count()).toBe(2);
+    expect(await page.locator('figure.chart:not([data-chart]) svg').count()).toBe(2);
     expect(await page.locator('figure.chart .median').count()).toBe(1);
     expect(await page.locator('figure.chart .overdue').count()).toBe(1);
     // Tokyo is UTC+9: the bar of 00:00 UTC sits at 9 local.
@@ -217,6 +221,78 @@ describe('provider pages', () => {
     const { response } = await open('/provider_q');
     expect(response?.status()).toBe(404);
   });
+});
+
+describe('the forecast', () => {
+  /** The sentences the rule gives just before and just after a page is rendered: the page shows one of them. */
+  const sentencesAround = (provider: (typeof PROVIDERS)[number], locale: 'en' | 'zh', times: Date[]) =>
+    times.map((time) => forecastSentence(forecastFromHistory(provider, dataset.events, time), locale));
+
+  it('gives each provider one plain sentence on the board, in both languages', async () => {
+    for (const [path, locale] of [
+      ['/', 'en'],
+      ['/zh', 'zh'],
+    ] as const) {
+      const before = new Date();
+      const { page } = await open(path);
+      const after = new Date();
+      for (const provider of PROVIDERS) {
+        const item = page.locator(`ul.forecasts li[data-provider="${provider}"]`);
+        expect(await item.count()).toBe(1);
+        const text = ((await item.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+        expect(sentencesAround(provider, locale, [before, after]).some((sentence) => text.endsWith(sentence))).toBe(
+          true,
+        );
+      }
+      expect(await page.textContent('ul.forecasts + p.note')).toContain(TRANSLATIONS[locale].forecast.note);
+      await page.close();
+    }
+  });
+
+  it.each(PROVIDERS.flatMap((provider) => [`/${provider}`, `/zh/${provider}`]))(
+    '%s draws the chance by day when there is one, and the forecast against outcome with the caveat',
+    async (path) => {
+      const provider = PROVIDERS.find((candidate) => path.endsWith(candidate))!;
+      const locale = path.startsWith('/zh') ? 'zh' : 'en';
+      const words = FORECAST_PAGE_WORDS[locale];
+      const { page } = await open(path, { width: 320 });
+      const forecast = forecastFromHistory(provider, dataset.events, new Date());
+      const chance = page.locator('figure[data-chart="chance-by-day"]');
+      if (forecast.basis === 'cadence') {
+        expect(await chance.locator('svg title').first().textContent()).toBe(words.byDayTitle);
+        expect(await chance.locator('svg rect.bar').count()).toBe(14);
+        expect(await chance.locator('details table tbody tr').count()).toBe(14);
+        expect(await page.locator('[data-likely-window]').count()).toBe(1);
+      } else {
+        // No chart where the rule gives no chance: the sentence says why instead.
+        expect(await chance.count()).toBe(0);
+        expect(await page.locator('[data-likely-window]').count()).toBe(0);
+      }
+      const record = (await (await fetch(`${baseUrl}/api/forecast/track-record`)).json()) as {
+        providers: {
+          provider: string;
+          firstCheckpoint: string | null;
+          horizons: Record<string, { brierScore: number | null; baseRateBrierScore: number | null }>;
+        }[];
+      };
+      const entry = record.providers.find((candidate) => candidate.provider === provider)!;
+      const reliability = page.locator('figure[data-chart="reliability"]');
+      if (entry.firstCheckpoint === null) {
+        expect(await reliability.count()).toBe(0);
+      } else {
+        expect(await reliability.locator('svg title').first().textContent()).toBe(words.reliabilityTitle);
+        expect(await reliability.locator('svg .diagonal').count()).toBe(1);
+        const brierRows = await page.locator('table[data-brier] tbody tr').allTextContents();
+        expect(brierRows).toHaveLength(2);
+        const brier = (value: number | null) => (value === null ? '–' : value.toFixed(3));
+        expect(brierRows[0]).toContain(brier(entry.horizons['1d']!.brierScore));
+        expect(brierRows[1]).toContain(brier(entry.horizons['7d']!.baseRateBrierScore));
+        expect(await page.textContent('[data-caveat]')).toBe(words.extremesCaveat);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      await page.close();
+    },
+  );
 });
 
 describe('screenshots', () => {

@@ -9,6 +9,7 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validatio
 import { buildTimelineResponse } from '../../src/core/api/timeline.ts';
 import { boardFromSummaries, estimateFromSummary } from '../../src/core/board.ts';
 import { recentEvents, summariesOf } from '../../src/core/dataset.ts';
+import { forecastFromSummary } from '../../src/core/forecast/rule.ts';
 import {
   MCP_CAPABILITIES,
   MCP_INSTRUCTIONS,
@@ -17,6 +18,7 @@ import {
   MCP_SERVER_INFO,
   MCP_TOOLS,
   mcpToolList,
+  ForecastToolInput,
   NextEstimateToolInput,
   READ_ONLY_TOOL,
   TimelineToolInput,
@@ -85,6 +87,13 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
       toolResult(estimateFromSummary((await context.dataset()).providers[provider].summary, context.now)),
   );
 
+  server.registerTool(
+    'get_forecast',
+    { ...MCP_TOOLS.get_forecast, inputSchema: ForecastToolInput, annotations: READ_ONLY },
+    async ({ provider }) =>
+      toolResult(forecastFromSummary((await context.dataset()).providers[provider].summary, context.now)),
+  );
+
   server.registerResource('board', `${BASE_URL}${MCP_RESOURCES.board.path}`, MCP_RESOURCES.board, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: MCP_RESOURCES.board.mimeType, text: JSON.stringify(await board()) }],
   }));
@@ -131,6 +140,7 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
               'the last reset and how long ago it was, the current status word, and the cadence estimate with the number of gaps it rests on.',
               'Say plainly that the estimate is not a vendor schedule and that no reset is promised; an estimate in the past means "any time now", not "late".',
               'If the history is too short for an estimate, say so instead of guessing. Link the original post of the last reset (sourceUrl).',
+              `get_forecast with provider "${provider}" adds the chance of a reset within 1, 3 and 7 days: quote it as a pattern in past gaps, not a vendor plan, with the number of gaps it rests on.`,
             ].join(' '),
           },
         },

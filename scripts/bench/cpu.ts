@@ -75,6 +75,8 @@ export const CPU_TARGETS: CpuTarget[] = [
   { name: 'GET /badge/provider_a.svg', path: '/badge/provider_a.svg' },
   { name: 'GET /api/events/<id>', path: someEventPath },
   { name: 'GET /api/sources', path: '/api/sources' },
+  { name: 'GET /api/forecast', path: '/api/forecast' },
+  { name: 'GET /api/forecast/track-record (prerendered)', path: '/api/forecast/track-record' },
   {
     name: 'POST /mcp tools/call get_status',
     path: '/mcp',

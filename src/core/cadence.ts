@@ -11,6 +11,9 @@ export const MEDIAN_BASIS_RESETS = 10;
 /** The number of most recent gaps the forecast's probabilities are counted over (decisions.md, "Forecast"). */
 export const FORECAST_BASIS_GAPS = 20;
 
+/** Fewer gaps than this and there is no forecast (`insufficient`). */
+export const MIN_FORECAST_GAPS = 5;
+
 export const gapsBetween = (ascendingTimesMs: readonly number[]): number[] =>
   ascendingTimesMs.slice(1).map((time, index) => time - ascendingTimesMs[index]!);
 

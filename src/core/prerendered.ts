@@ -5,6 +5,8 @@ import { stamped } from './build-stamp.ts';
 import { buildEdgeDataset, EDGE_DATASET_PATH, EdgeDatasetFileSchema, type PublishedEvents } from './dataset.ts';
 import { buildRecordShard, RECORD_SHARD_COUNT, RecordShardFileSchema, recordShardPath } from './event-records.ts';
 import type { EventProvenance } from './provenance.ts';
+import { ForecastTrackRecordSchema } from './forecast/schemas.ts';
+import { forecastTrackRecord } from './forecast/track-record.ts';
 import { buildProviderPageData, providerPagePath, ProviderPageFileSchema } from './provider-page.ts';
 import { renderAnnouncementCalendar } from './render/announcement-calendar.ts';
 import { FEED_FORMATS, FEED_RENDERERS, type FeedFormat } from './render/feeds.ts';
@@ -86,6 +88,9 @@ export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {
     ),
   '/api/timeline.csv': ({ published, baseUrl }) =>
     renderTimelineCsv(published.events.slice(0, TIMELINE_LIMIT.default), baseUrl),
+  // The replay is history-sized work, so it is done here once per build, never at the edge.
+  '/api/forecast/track-record': (input) =>
+    JSON.stringify(ForecastTrackRecordSchema.parse(forecastTrackRecord(input.published.events, builtAt(input)))),
   [FEED_FORMATS.rss.path]: feed('rss'),
   [FEED_FORMATS.atom.path]: feed('atom'),
   [FEED_FORMATS.json.path]: feed('json'),

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { BuildStampSchema } from './build-stamp.ts';
 import { resetGapSeries } from './board.ts';
 import { ProviderSchema } from './enums.ts';
+import { ProviderForecastTrackRecordSchema } from './forecast/schemas.ts';
+import { providerForecastTrackRecord } from './forecast/track-record.ts';
 import { compareNewestFirst } from './ordering.ts';
 import { EventProvenanceSchema, type EventProvenance } from './provenance.ts';
 import { EventSchema, UtcTimestampSchema, type Event } from './schemas.ts';
@@ -34,6 +36,8 @@ export const ProviderPageDataSchema = z.strictObject({
     checks: z.array(z.strictObject({ reset: EventSchema, estimatedAt: UtcTimestampSchema, errorDays: z.number() })),
     medianAbsoluteErrorDays: z.number().nullable(),
   }),
+  /** The forecast's track record (the provider's entry of GET /api/forecast/track-record). */
+  forecastTrackRecord: ProviderForecastTrackRecordSchema,
 });
 export type ProviderPageData = z.infer<typeof ProviderPageDataSchema>;
 
@@ -70,5 +74,6 @@ export function buildProviderPageData(
       checks: record.checks.slice(-PAGE_LIMITS.checks),
       medianAbsoluteErrorDays: record.medianAbsoluteErrorDays,
     },
+    forecastTrackRecord: providerForecastTrackRecord(provider, events, builtAt),
   };
 }

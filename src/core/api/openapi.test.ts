@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { ForecastSchema } from '../forecast/schemas.ts';
 import { EventSchema, StatusResponseSchema } from '../schemas.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
@@ -44,6 +45,8 @@ describe('buildOpenApiDocument', () => {
         '/data/board.json',
         '/api/events/{id}',
         '/api/sources',
+        '/api/forecast',
+        '/api/forecast/track-record',
       ].sort(),
     );
   });
@@ -54,5 +57,28 @@ describe('buildOpenApiDocument', () => {
     expect((schemas['Event'] as { required: string[] }).required).toEqual(required(EventSchema));
     expect((schemas['StatusResponse'] as { required: string[] }).required).toEqual(required(StatusResponseSchema));
     expect(JSON.stringify(schemas)).not.toContain('#/$defs/');
+  });
+
+  it('describes the forecast endpoints with the Forecast* components', () => {
+    const schemas = (document['components'] as { schemas: Record<string, unknown> }).schemas;
+    const paths = document['paths'] as Record<string, { get: { responses: Record<string, unknown> } }>;
+    const okSchema = (path: string) =>
+      (paths[path]!.get.responses['200'] as { content: Record<string, { schema: unknown }> }).content[
+        'application/json'
+      ]!.schema;
+    expect(okSchema('/api/forecast')).toEqual({ $ref: '#/components/schemas/ForecastResponse' });
+    expect(okSchema('/api/forecast/track-record')).toEqual({ $ref: '#/components/schemas/ForecastTrackRecord' });
+    for (const id of [
+      'Forecast',
+      'ForecastBasis',
+      'ForecastResponse',
+      'ForecastTrackRecord',
+      'ProviderForecastTrackRecord',
+      'ForecastHorizonScore',
+      'ReliabilityBin',
+    ])
+      expect(schemas[id], id).toBeDefined();
+    expect((schemas['Forecast'] as { required: string[] }).required).toEqual(Object.keys(ForecastSchema.shape));
+    expect(JSON.stringify(schemas['ForecastResponse'])).toContain('#/components/schemas/Forecast"');
   });
 });

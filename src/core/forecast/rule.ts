@@ -1,5 +1,5 @@
 import { cadenceAt } from '../board.ts';
-import { FORECAST_BASIS_GAPS, gapsBetween } from '../cadence.ts';
+import { FORECAST_BASIS_GAPS, gapsBetween, MIN_FORECAST_GAPS } from '../cadence.ts';
 import { PROVIDERS, type Provider } from '../enums.ts';
 import { resetsInEffect, type ProviderSummary } from '../history.ts';
 import {
@@ -28,8 +28,8 @@ import {
  * `t` or to `t + h` compares exactly; days appear only in the published numbers, rounded to 3 decimals.
  */
 
-/** Fewer gaps than this and there is no forecast (`insufficient`). */
-export const MIN_FORECAST_GAPS = 5;
+/** Fewer gaps than this and there is no forecast (`insufficient`); in cadence.ts, where the words can read it. */
+export { MIN_FORECAST_GAPS };
 
 /** Everything the rule reads, for one provider at one moment; both the summary and the history give it. */
 export interface ForecastFacts {

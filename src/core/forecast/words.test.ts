@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '../vocabulary.ts';
 import { FORECAST_BASES, type Forecast } from './schemas.ts';
-import { FORECAST_NOTE, forecastSentence } from './words.ts';
+import { forecastNote, forecastSentence } from './words.ts';
 
 const base: Forecast = {
   provider: 'provider_a',
@@ -62,7 +62,7 @@ describe('the forecast sentence', () => {
       for (const basis of FORECAST_BASES)
         expect(forecastSentence({ ...base, basis }, locale).length).toBeGreaterThan(0);
     }
-    expect(FORECAST_NOTE.en).toContain('not a vendor plan');
-    expect(FORECAST_NOTE.zh).toContain('不是供应商的计划');
+    expect(forecastNote('en')).toContain('not a vendor plan');
+    expect(forecastNote('zh')).toContain('不是供应商的计划');
   });
 });

@@ -1,8 +1,9 @@
 import type { ProviderStatus } from '../schemas.ts';
-import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
+import { MEDIAN_BASIS_RESETS, MIN_FORECAST_GAPS } from '../cadence.ts';
+import type { Forecast } from '../forecast/schemas.ts';
 import { SERVICE_NAME } from '../site.ts';
 import { OVERDUE_FACTOR } from '../status-word.ts';
-import { days, utcMinute, wholeDuration } from './format.ts';
+import { days, percent, utcMinute, weekdayMinute, wholeDuration } from './format.ts';
 
 /**
  * Every user-facing word of the service in English: labels, pages, Markdown, calendars, the tracker and the
@@ -41,6 +42,8 @@ export const en = {
     getHistoryIndex: 'The whole history, one file per provider and year',
     getEvent: 'One event with its provenance: recorded, verified, commits (JSON)',
     getSources: 'How current the board is: the watched sources at the last check (JSON)',
+    getForecast: 'Chance of a reset within 1, 3 and 7 days (JSON)',
+    getForecastTrackRecord: 'How the forecast has held: Brier scores and reliability (JSON)',
   },
   /** The board's one line about its sources (src/core/sources.ts `sourceHealthLine`). */
   sourceHealth: {
@@ -54,6 +57,23 @@ export const en = {
     minutesAgo: (minutes: number) => `${minutes} min ago`,
     hoursAgo: (hours: number) => `${hours} h ago`,
     daysAgo: (days: number) => `${days} d ago`,
+  },
+  forecast: {
+    sentences: {
+      cadence: (f: Forecast) =>
+        `${percent(f.probabilities['1d'])} chance of a reset within 24 h, ${percent(f.probabilities['7d'])} within 7 days (from the last ${f.sampleSize} gaps).`,
+      insufficient: (f: Forecast) =>
+        f.sampleSize === 0
+          ? `No forecast yet: no gap between resets recorded (${MIN_FORECAST_GAPS} needed).`
+          : `No forecast yet: only ${f.sampleSize} ${f.sampleSize === 1 ? 'gap' : 'gaps'} between resets recorded (${MIN_FORECAST_GAPS} needed).`,
+      beyond_history: (f: Forecast) =>
+        `No forecast: the ${(f.elapsedDays ?? 0).toFixed(1)} days since the last reset match or pass every one of the last ${f.sampleSize} gaps on record.`,
+      announced: (f: Forecast) => `A reset is announced for ${weekdayMinute(f.announcedFor, 'en')}.`,
+      teased: (f: Forecast) => `A reset is teased for ${weekdayMinute(f.announcedFor, 'en')}, not confirmed.`,
+      no_data: (_: Forecast) => 'No data yet.',
+    },
+    note: 'A pattern in the past gaps between resets, not a vendor plan: of the recent waits that lasted as long as this one, the share that ended within the next day or week.',
+    boardHeading: 'Chance of a reset soon',
   },
   markdown: {
     intro: (updatedAt: string) =>
@@ -207,6 +227,7 @@ export const en = {
         calendar: 'A calendar of announcements and estimates to subscribe to',
         windowCalendar: 'Reminders for your own windows (see the window tracker)',
         markdown: 'The board as Markdown',
+        forecast: 'Chance of a reset within 1, 3 and 7 days per provider: a pattern in past gaps, not a vendor plan',
       },
       mcpServer: 'The MCP server: ',
       mcpTools: (tools: string) => ` (JSON-RPC 2.0 over POST; tools ${tools}). Server card: `,

@@ -1,9 +1,10 @@
 import type { ProviderStatus } from '../schemas.ts';
 import type { Translations } from './en.ts';
-import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
+import { MEDIAN_BASIS_RESETS, MIN_FORECAST_GAPS } from '../cadence.ts';
+import type { Forecast } from '../forecast/schemas.ts';
 import { SERVICE_NAME } from '../site.ts';
 import { OVERDUE_FACTOR } from '../status-word.ts';
-import { days, utcMinute, wholeDuration } from './format.ts';
+import { days, percent, utcMinute, weekdayMinute, wholeDuration } from './format.ts';
 
 /** Chinese text puts a space between characters and digits ("检查于 4 分钟前"), none before "刚刚". */
 const spaceBeforeDigits = (text: string): string => (/^\d/.test(text) ? ` ${text}` : text);
@@ -41,6 +42,8 @@ export const zh: Translations = {
     getHistoryIndex: '完整历史，每个供应商每年一个文件',
     getEvent: '单条公告及其来历：记录、核实时间与提交（JSON）',
     getSources: '看板有多新：上次检查时各监视来源的情况（JSON）',
+    getForecast: '1、3、7 天内重置的可能性（JSON）',
+    getForecastTrackRecord: '预测的历史表现：Brier 分数与可靠性（JSON）',
   },
   sourceHealth: {
     notCheckedYet: '尚未检查来源',
@@ -53,6 +56,23 @@ export const zh: Translations = {
     minutesAgo: (minutes: number) => `${minutes} 分钟前`,
     hoursAgo: (hours: number) => `${hours} 小时前`,
     daysAgo: (days: number) => `${days} 天前`,
+  },
+  forecast: {
+    sentences: {
+      cadence: (f: Forecast) =>
+        `根据最近 ${f.sampleSize} 次间隔：24 小时内重置的可能性为 ${percent(f.probabilities['1d'])}，7 天内为 ${percent(f.probabilities['7d'])}。`,
+      insufficient: (f: Forecast) =>
+        f.sampleSize === 0
+          ? `暂无预测：尚未记录到重置间隔（至少需要 ${MIN_FORECAST_GAPS} 次）。`
+          : `暂无预测：仅记录了 ${f.sampleSize} 次重置间隔（至少需要 ${MIN_FORECAST_GAPS} 次）。`,
+      beyond_history: (f: Forecast) =>
+        `暂无预测：距上次重置已过 ${(f.elapsedDays ?? 0).toFixed(1)} 天，已达到或超过最近 ${f.sampleSize} 次间隔中的每一次。`,
+      announced: (f: Forecast) => `已宣布于 ${weekdayMinute(f.announcedFor, 'zh')} 重置。`,
+      teased: (f: Forecast) => `预告于 ${weekdayMinute(f.announcedFor, 'zh')} 重置，尚未确认。`,
+      no_data: (_: Forecast) => '暂无数据。',
+    },
+    note: '这是过去重置间隔的规律，不是供应商的计划：在持续到目前时长的近期等待中，于之后一天或一周内结束的比例。',
+    boardHeading: '近期重置的可能性',
   },
   markdown: {
     intro: (updatedAt: string) =>
@@ -203,6 +223,7 @@ export const zh: Translations = {
         calendar: '可订阅的公告日历，附节奏估计',
         windowCalendar: '你自己窗口的提醒日历（见窗口提醒页）',
         markdown: '看板的 Markdown 版',
+        forecast: '每个供应商 1、3、7 天内重置的可能性：过去间隔的规律，不是供应商的计划',
       },
       mcpServer: 'MCP 服务器地址：',
       mcpTools: (tools: string) => `（JSON-RPC 2.0，POST；工具 ${tools}）。服务器卡片：`,

@@ -2,6 +2,7 @@ import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { z } from 'zod';
 import { ProviderFilterSchema } from '../api/query.ts';
 import { EventKindSchema, ProviderSchema } from '../enums.ts';
+import { ForecastSchema } from '../forecast/schemas.ts';
 import { EventSchema, NextEstimateSchema, StatusResponseSchema, UtcTimestampSchema } from '../schemas.ts';
 import { routeById } from '../routes/table.ts';
 import { compactJsonSchema } from './json-schema.ts';
@@ -21,6 +22,9 @@ export const MCP_INSTRUCTIONS = [
   'get_timeline lists recent announcements; get_next_estimate explains one provider’s estimate.',
   `nextEstimate is a cadence estimate (last reset + median gap of the last ${MEDIAN_BASIS_RESETS} resets), never a vendor schedule:`,
   'say so when you use it, and read a time in the past as "any time now". Keep each event’s sourceUrl when quoting.',
+  'get_forecast gives one provider’s chance of a reset within 1, 3 and 7 days: the share of its recent gaps between',
+  'resets, among those longer than the current wait, that ended within that time. It is a pattern in past gaps, not a vendor plan',
+  'or a promise; quote it as such, with its sampleSize, and say there is no forecast when the probabilities are null.',
 ].join(' ');
 
 export const TIMELINE_TOOL_LIMIT = { min: 1, max: 100, default: 20 } as const;
@@ -52,8 +56,15 @@ const TOOL_OUTPUTS = {
   get_status: StatusResponseSchema,
   get_timeline: TimelineToolOutput,
   get_next_estimate: NextEstimateSchema,
+  get_forecast: ForecastSchema,
 } as const;
-const TOOL_INPUTS = { get_status: {}, get_timeline: TimelineToolInput, get_next_estimate: NextEstimateToolInput };
+export const ForecastToolInput = { provider: ProviderSchema.describe('the provider to forecast') };
+const TOOL_INPUTS = {
+  get_status: {},
+  get_timeline: TimelineToolInput,
+  get_next_estimate: NextEstimateToolInput,
+  get_forecast: ForecastToolInput,
+};
 
 /** Output schemas are given as shapes: MCP wants `type: object` at the top, where a named schema would be a `$ref`. */
 export const MCP_TOOLS = {
@@ -74,6 +85,19 @@ export const MCP_TOOLS = {
     description:
       'For one provider: the last reset, days since it, nextEstimate, the median gap and how many gaps it rests on, and a note that it is only an estimate.',
     outputSchema: NextEstimateSchema.shape,
+  },
+  get_forecast: {
+    title: 'Chance of a reset soon',
+    description: [
+      'For one provider, the same object as its entry of GET /api/forecast: probabilities["1d"], ["3d"] and ["7d"] are',
+      'the share of its last 20 gaps between resets (sampleSize: how many there are) that lasted longer than the current',
+      'wait (elapsedDays) and ended within 1, 3 or 7 more days; likelyWindow spans the 25th to 75th percentile of those gaps.',
+      'It is a pattern in past gaps, not a vendor plan, a schedule or a promise: with few gaps left longer than the wait,',
+      'a 0 or 1 rests on one or two past waits. The probabilities are null when fewer than 5 gaps are recorded',
+      '(basis "insufficient"), when the wait is already longer than every gap on record ("beyond_history"), when a',
+      'reset is announced or teased for a later time ("announced", "teased": see announcedFor), or without data ("no_data").',
+    ].join(' '),
+    outputSchema: ForecastSchema.shape,
   },
 } as const;
 

@@ -9,6 +9,7 @@ import {
 } from '../dataset.ts';
 import { ProviderSchema } from '../enums.ts';
 import { EventRecordSchema } from '../provenance.ts';
+import { ForecastResponseSchema, ForecastTrackRecordSchema } from '../forecast/schemas.ts';
 import { FEED_FORMATS, JsonFeedSchema } from '../render/feeds.ts';
 import { DELAYED_AFTER_MINUTES, SourcesResponseSchema } from '../sources.ts';
 import {
@@ -34,7 +35,7 @@ const MCP_ROUTE = {
   methods: ['POST'],
   tag: 'agents',
   description:
-    'With `Accept: application/json, text/event-stream` the answer is server-sent events; without it, the same JSON-RPC message as `application/json`. Tools: get_status, get_timeline, get_next_estimate.',
+    'With `Accept: application/json, text/event-stream` the answer is server-sent events; without it, the same JSON-RPC message as `application/json`. Tools: get_status, get_timeline, get_next_estimate, get_forecast.',
   ok: { description: 'the JSON-RPC response', content: { json: JsonRpcResponseSchema, eventStream: 'text' } },
   cache: 'noStore',
   served: 'edge',
@@ -431,6 +432,44 @@ export const ROUTES = [
     conditional: true,
     preflight: false,
     needsData: false,
+    listing: {},
+  },
+  // The forecast (decisions.md, "Forecast"): the chances at request time, and how they have held (built).
+  {
+    id: 'getForecast',
+    path: '/api/forecast',
+    methods: ['GET'],
+    tag: 'board',
+    summary: 'The chance of a reset within 1, 3 and 7 days per provider, from the recent gaps between resets',
+    description:
+      'A pattern in past gaps, not a vendor plan: P(h) is the share of the last 20 gaps longer than the time since the last reset that ended within h more days. Null with fewer than 5 gaps (`insufficient`), when no gap is longer (`beyond_history`), or when a reset is announced or teased for a later time.',
+    ok: { description: 'the forecast at request time', content: { json: ForecastResponseSchema }, headers: ['ETag'] },
+    cache: 'api',
+    served: 'edge',
+    conditional: true,
+    preflight: true,
+    needsData: true,
+    listing: {},
+  },
+  {
+    id: 'getForecastTrackRecord',
+    path: '/api/forecast/track-record',
+    methods: ['GET'],
+    tag: 'board',
+    summary: 'How the forecast has held: Brier scores beside the base rate’s, and a reliability table per provider',
+    description:
+      'The rule replayed every 24 h through the history, each time on what was known then; P(1d) and P(7d) scored against what happened. Built with the events.',
+    ok: {
+      description: 'the track record as of the build',
+      content: { json: ForecastTrackRecordSchema },
+      headers: ['ETag'],
+    },
+    cache: 'api',
+    served: 'edge',
+    prerendered: '/api/forecast/track-record',
+    conditional: true,
+    preflight: true,
+    needsData: true,
     listing: {},
   },
 ] as const satisfies readonly RouteSpec[];

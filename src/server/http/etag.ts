@@ -4,7 +4,7 @@
  * 304 until something on the board has changed.
  */
 
-const CLOCK_FIELDS = new Set(['updatedAt', 'daysSince']);
+const CLOCK_FIELDS = new Set(['updatedAt', 'daysSince', 'elapsedDays']);
 
 async function sha256Hex(input: string | ArrayBuffer): Promise<string> {
   const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
