@@ -10,6 +10,7 @@ import { loadContract } from './support/openapi-contract.ts';
 const baseUrl = inject('baseUrl');
 let contract: Awaited<ReturnType<typeof loadContract>>;
 let year = '';
+let eventId = '';
 
 interface DocumentedResponse {
   content?: Record<string, { schema: object }>;
@@ -26,9 +27,13 @@ beforeAll(async () => {
     files: { provider: string; year: number }[];
   };
   year = String(index.files.find((file) => file.provider === 'provider_a')!.year);
+  // A published event of the served build, read from the build's own timeline.
+  const timeline = (await (await fetch(`${baseUrl}/api/timeline?limit=1`)).json()) as { events: { id: string }[] };
+  eventId = timeline.events[0]!.id;
 });
 
-const concrete = (template: string) => template.replace('{provider}', 'provider_a').replace('{year}', year);
+const concrete = (template: string) =>
+  template.replace('{provider}', 'provider_a').replace('{year}', year).replace('{id}', eventId);
 
 /** Checks one answer against the document. */
 async function expectDocumented(path: string, method: string, response: Response): Promise<void> {

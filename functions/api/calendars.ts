@@ -1,6 +1,6 @@
 import { FeedQuerySchema, IcsQuerySchema, parseQuery } from '../../src/core/api/query.ts';
 import { renderWindowCalendar, windowCalendarFileName } from '../../src/core/render/window-calendar.ts';
-import { providerCalendarPath } from '../../src/core/prerendered.ts';
+import { providerCalendarPath } from '../../src/core/built-paths.ts';
 import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
 import type { EdgeContext } from '../../src/server/context.ts';

@@ -1,6 +1,6 @@
 import { FeedQuerySchema, parseQuery } from '../../src/core/api/query.ts';
-import { providerFeedPath } from '../../src/core/prerendered.ts';
-import { FEED_FORMATS, type FeedFormat } from '../../src/core/render/feeds.ts';
+import { providerFeedPath } from '../../src/core/built-paths.ts';
+import { FEED_FORMATS, type FeedFormat } from '../../src/core/render/feed-formats.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { invalidQuery, withHeaders } from '../../src/server/http/responses.ts';
 

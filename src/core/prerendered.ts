@@ -9,7 +9,9 @@ import { ForecastTrackRecordSchema } from './forecast/schemas.ts';
 import { forecastTrackRecord } from './forecast/track-record.ts';
 import { buildProviderPageData, providerPagePath, ProviderPageFileSchema } from './provider-page.ts';
 import { renderAnnouncementCalendar } from './render/announcement-calendar.ts';
-import { FEED_FORMATS, FEED_RENDERERS, type FeedFormat } from './render/feeds.ts';
+import { providerCalendarPath, providerFeedPath } from './built-paths.ts';
+import { FEED_FORMATS, type FeedFormat } from './render/feed-formats.ts';
+import { FEED_RENDERERS } from './render/feeds.ts';
 import { renderTimelineCsv } from './render/timeline-csv.ts';
 import { PROVIDERS, type Provider } from './vocabulary.ts';
 
@@ -109,15 +111,3 @@ export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {
     ),
   ),
 };
-
-/**
- * One provider's feed, built with the others: rendering 100 items at the edge cost about 2 ms of CPU, so
- * `?provider=` picks this file instead. Not a public address of its own (the feed's is `/feed.xml?provider=`).
- */
-export function providerFeedPath(format: FeedFormat, provider: Provider): string {
-  return `/data/feeds/${provider}${FEED_FORMATS[format].path.slice('/feed'.length)}`;
-}
-
-export function providerCalendarPath(provider: Provider): string {
-  return `/calendar/${provider}.ics`;
-}

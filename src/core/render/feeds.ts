@@ -1,10 +1,9 @@
 import { escapeUTF8 as escapeHtml } from 'entities';
 import { generateAtomFeed, generateJsonFeed, generateRssFeed } from 'feedsmith';
-import { z } from 'zod';
 import { PROVIDER_LABELS, type Provider } from '../enums.ts';
 import type { Event } from '../schemas.ts';
-import { CONTENT_TYPES } from '../routes/policy.ts';
 import { eventPageUrl, SERVICE_NAME } from '../site.ts';
+import { FEED_FORMATS, FEED_ITEM_LIMIT, type FeedFormat } from './feed-formats.ts';
 import { eventTitle } from './labels.ts';
 
 /**
@@ -12,13 +11,7 @@ import { eventTitle } from './labels.ts';
  * formats' syntax and escaping are feedsmith's; which fields carry what is decided here, once, for all three.
  */
 
-export const FEED_ITEM_LIMIT = 100;
-export const FEED_FORMATS = {
-  rss: { path: '/feed.xml', contentType: CONTENT_TYPES.rss },
-  atom: { path: '/feed.atom', contentType: CONTENT_TYPES.atom },
-  json: { path: '/feed.json', contentType: CONTENT_TYPES.jsonFeed },
-} as const;
-export type FeedFormat = keyof typeof FEED_FORMATS;
+export { FEED_FORMATS, FEED_ITEM_LIMIT, type FeedFormat } from './feed-formats.ts';
 
 export interface FeedInput {
   /** Published events, newest first. */
@@ -137,32 +130,3 @@ export const FEED_RENDERERS: Record<FeedFormat, (input: FeedInput) => string> = 
   atom: renderAtomFeed,
   json: renderJsonFeed,
 };
-
-/**
- * JSON Feed 1.1 (jsonfeed.org/version/1.1) as /feed.json writes it: the schema the OpenAPI document gives its
- * body. Open to the format's other fields, as JSON Feed readers are.
- */
-export const JsonFeedSchema = z
-  .looseObject({
-    version: z.literal('https://jsonfeed.org/version/1.1'),
-    title: z.string(),
-    home_page_url: z.url().optional(),
-    feed_url: z.url().optional(),
-    description: z.string().optional(),
-    language: z.string().optional(),
-    items: z.array(
-      z.looseObject({
-        id: z.string(),
-        url: z.url().optional(),
-        external_url: z.url().optional(),
-        title: z.string().optional(),
-        summary: z.string().optional(),
-        content_text: z.string().optional(),
-        content_html: z.string().optional(),
-        date_published: z.iso.datetime({ offset: true }).optional(),
-        tags: z.array(z.string()).optional(),
-        authors: z.array(z.looseObject({ name: z.string().optional(), url: z.url().optional() })).optional(),
-      }),
-    ),
-  })
-  .meta({ id: 'JsonFeed' });

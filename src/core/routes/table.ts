@@ -10,7 +10,7 @@ import {
 import { ProviderSchema } from '../enums.ts';
 import { EventRecordSchema } from '../provenance.ts';
 import { ForecastResponseSchema, ForecastTrackRecordSchema } from '../forecast/schemas.ts';
-import { FEED_FORMATS, JsonFeedSchema } from '../render/feeds.ts';
+import { FEED_FORMATS, JsonFeedSchema } from '../render/feed-formats.ts';
 import { DELAYED_AFTER_MINUTES, SourcesResponseSchema } from '../sources.ts';
 import {
   EventIdSchema,

@@ -1,5 +1,5 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { providerCalendarPath } from '../../core/prerendered.ts';
+import { providerCalendarPath } from '../../core/built-paths.ts';
 import { PROVIDERS, type Provider } from '../../core/vocabulary.ts';
 import { prerenderedResponse } from '../../build/prerendered.ts';
 

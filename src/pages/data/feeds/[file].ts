@@ -1,6 +1,6 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { providerFeedPath } from '../../../core/prerendered.ts';
-import { FEED_FORMATS, type FeedFormat } from '../../../core/render/feeds.ts';
+import { providerFeedPath } from '../../../core/built-paths.ts';
+import { FEED_FORMATS, type FeedFormat } from '../../../core/render/feed-formats.ts';
 import { PROVIDERS } from '../../../core/vocabulary.ts';
 import { prerenderedResponse } from '../../../build/prerendered.ts';
 

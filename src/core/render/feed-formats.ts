@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { CONTENT_TYPES } from '../routes/policy.ts';
+
+/**
+ * The feeds' addresses, media types and size, and the JSON Feed's schema: what the route table and the edge need
+ * of the feeds, apart from their renderers (feeds.ts and its library stay out of the worker, which serves built
+ * feed files).
+ */
+
+export const FEED_ITEM_LIMIT = 100;
+export const FEED_FORMATS = {
+  rss: { path: '/feed.xml', contentType: CONTENT_TYPES.rss },
+  atom: { path: '/feed.atom', contentType: CONTENT_TYPES.atom },
+  json: { path: '/feed.json', contentType: CONTENT_TYPES.jsonFeed },
+} as const;
+export type FeedFormat = keyof typeof FEED_FORMATS;
+
+/**
+ * JSON Feed 1.1 (jsonfeed.org/version/1.1) as /feed.json writes it: the schema the OpenAPI document gives its
+ * body. Open to the format's other fields, as JSON Feed readers are.
+ */
+export const JsonFeedSchema = z
+  .looseObject({
+    version: z.literal('https://jsonfeed.org/version/1.1'),
+    title: z.string(),
+    home_page_url: z.url().optional(),
+    feed_url: z.url().optional(),
+    description: z.string().optional(),
+    language: z.string().optional(),
+    items: z.array(
+      z.looseObject({
+        id: z.string(),
+        url: z.url().optional(),
+        external_url: z.url().optional(),
+        title: z.string().optional(),
+        summary: z.string().optional(),
+        content_text: z.string().optional(),
+        content_html: z.string().optional(),
+        date_published: z.iso.datetime({ offset: true }).optional(),
+        tags: z.array(z.string()).optional(),
+        authors: z.array(z.looseObject({ name: z.string().optional(), url: z.url().optional() })).optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'JsonFeed' });
