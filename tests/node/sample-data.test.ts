@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_KINDS, PROVIDERS } from '../src/core/enums.ts';
-import { MS_PER_DAY } from '../src/core/ordering.ts';
-import type { Event } from '../src/core/schemas.ts';
-import { checkEventTree } from '../src/node/check-event-tree.ts';
-import { readDatasetMarker } from '../src/node/dataset-marker.ts';
+import { EVENT_KINDS, PROVIDERS } from '../../src/core/enums.ts';
+import { MS_PER_DAY } from '../../src/core/ordering.ts';
+import type { Event } from '../../src/core/schemas.ts';
+import { checkEventTree } from '../../src/node/check-event-tree.ts';
+import { readDatasetMarker } from '../../src/node/dataset-marker.ts';
 
 /**
  * content/events, whatever a deployment keeps there. The checks of the shipped sample set apply only while

@@ -3,7 +3,7 @@ import { cp, mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVED_EVENTS_DIR } from './support/served-events.ts';
+import { SERVED_EVENTS_DIR } from '../support/served-events.ts';
 
 /** The job summary of a pull request, from a real git history in a scratch repository. */
 describe('scripts/pr-events-summary.ts', () => {

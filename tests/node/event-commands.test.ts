@@ -3,8 +3,8 @@ import { cp, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkEventTree } from '../src/node/check-event-tree.ts';
-import { SERVED_EVENTS_DIR } from './support/served-events.ts';
+import { checkEventTree } from '../../src/node/check-event-tree.ts';
+import { SERVED_EVENTS_DIR } from '../support/served-events.ts';
 
 /** npm run event:add and event:verify, run on a temporary copy of a fixture tree (never content/events). */
 

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkEventTree } from '../src/node/check-event-tree.ts';
-import { SERVED_EVENTS_DIR } from './support/served-events.ts';
-import { runWatch } from '../src/node/watch/run-watch.ts';
+import { checkEventTree } from '../../src/node/check-event-tree.ts';
+import { SERVED_EVENTS_DIR } from '../support/served-events.ts';
+import { runWatch } from '../../src/node/watch/run-watch.ts';
 
 /** The watcher against fixture feeds served on loopback, with a copy of content/ (never the real one). */
 
