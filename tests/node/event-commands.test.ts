@@ -98,7 +98,7 @@ describe('npm run event:add', () => {
     );
     const impossible = run('scripts/event-add.ts', [...ADD.slice(0, -4), '--announced', '2026-02-30T09:30:00Z'], root);
     expect(impossible.status).toBe(1);
-    expect(impossible.stderr).toMatch(/announcedAt: is not a date: February 2026 has 28 days/);
+    expect(impossible.stderr).toMatch(/announcedAt: is not a real date-time: .*February 2026 has 28 days/);
     expect((await checkEventTree(root)).events.length).toBe((await checkEventTree(SERVED_EVENTS_DIR)).events.length);
   });
 });
@@ -146,7 +146,9 @@ describe('npm run event:add, answering questions', () => {
       expect.stringMatching(/^ {2}kind must be one of reset, banked, boost, promo, tease/),
       expect.stringMatching(/^ {2}sourceUrl must be an https URL/),
       expect.stringMatching(/^ {2}summary is 281 characters; the limit is 280/),
-      expect.stringMatching(/^ {2}announcedAt is not a date: February 2026 has 28 days, not day 30/),
+      expect.stringMatching(
+        /^ {2}announcedAt is not a real date-time: the date 2026-02-30 does not exist: February 2026 has 28 days/,
+      ),
       expect.stringMatching(/^ {2}announcedAt must be an ISO 8601 date-time/),
       expect.stringMatching(/^ {2}scope must be "global" or "plan:<plan_name>"/),
     ]);

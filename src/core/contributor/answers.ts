@@ -1,3 +1,4 @@
+import { impossibleDateTime } from '../content/impossible-date.ts';
 import { EventKindSchema, ProviderSchema } from '../enums.ts';
 import {
   EventIdSchema,
@@ -26,21 +27,6 @@ const bySchema =
       : { ok: false, message: result.error.issues.map((issue) => issue.message).join('; ') };
   };
 
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/i;
 const TIMESTAMP_HINT = 'an ISO 8601 date-time with Z or an offset, e.g. 2026-11-21T18:30:00+08:00';
 
@@ -63,16 +49,9 @@ export function checkTimestamp(answer: string): AnswerCheck {
     offsetHours = '00',
     offsetMinutes = '00',
   ] = match;
-  const [y, mo, d] = [Number(year), Number(month), Number(day)];
-  if (mo < 1 || mo > 12) return { ok: false, message: `has no month ${month}: months run from 01 to 12` };
-  if (d < 1 || d > daysInMonth(y, mo)) {
-    return {
-      ok: false,
-      message: `is not a date: ${MONTH_NAMES[mo - 1]} ${y} has ${daysInMonth(y, mo)} days, not day ${day}`,
-    };
-  }
-  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59)
-    return { ok: false, message: `has no time ${hour}:${minute}:${second}` };
+  // The calendar and clock are the content rules' own check (a date the validator would refuse is refused here).
+  const impossible = impossibleDateTime(`${year}-${month}-${day}T${hour}:${minute}:${second}`);
+  if (impossible !== undefined) return { ok: false, message: `is not a real date-time: ${impossible}` };
   if (Number(offsetHours) > 14 || Number(offsetMinutes) > 59)
     return { ok: false, message: 'has an offset that no time zone uses (at most ±14:00)' };
   return { ok: true, value: new Date(Date.parse(answer.trim())).toISOString() };
