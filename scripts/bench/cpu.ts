@@ -4,7 +4,7 @@
 // request counts the CPU that request cost, which is what the Workers Free plan limits (10 ms per request).
 import { spawnSync } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { register } from 'node:module';
+import { registerHooks } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,11 +14,12 @@ import { assetsBinding, memoryKv, OPEN_RATE_LIMITER, readBuiltFiles, type BuiltF
 
 // Only the bundle's `env` import is Workers-specific; the handlers receive their bindings as `env` anyway.
 const WORKERS_MODULE = 'export const env = {}; export const waitUntil = () => {}; export default {};';
-const HOOKS = `export async function resolve(specifier, context, next) {
-  if (specifier.startsWith('cloudflare:')) return { url: 'data:text/javascript,' + encodeURIComponent(${JSON.stringify(WORKERS_MODULE)}), shortCircuit: true };
-  return next(specifier, context);
-}`;
-register(`data:text/javascript,${encodeURIComponent(HOOKS)}`);
+registerHooks({
+  resolve: (specifier, context, next) =>
+    specifier.startsWith('cloudflare:')
+      ? { url: `data:text/javascript,${encodeURIComponent(WORKERS_MODULE)}`, shortCircuit: true }
+      : next(specifier, context),
+});
 
 interface Worker {
   fetch(request: Request, env: unknown, context: unknown): Promise<Response>;
