@@ -333,7 +333,7 @@ export const ROUTES = [
     summary: 'An embeddable status badge',
     pathParams: provider,
     ok: { description: 'SVG image', content: { svg: 'text' } },
-    cache: 'api',
+    cache: 'badge',
     served: 'edge',
     conditional: false,
     preflight: false,
