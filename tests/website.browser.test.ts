@@ -414,3 +414,46 @@ describe('on a 320 px phone', () => {
     },
   );
 });
+
+describe('the next reset a person sees first', () => {
+  it.each(['/', '/zh'])(
+    '%s puts an announced or teased time, with its post, before the estimate, which stays labelled',
+    async (path) => {
+      const now = new Date();
+      const vendorWord = PROVIDERS.map((provider) => ({
+        provider,
+        forecast: forecastFromHistory(provider, dataset.events, now),
+      })).filter(({ forecast }) => forecast.basis === 'announced' || forecast.basis === 'teased');
+      expect(vendorWord.length, 'the served events hold an announced or teased reset ahead').toBeGreaterThan(0);
+      const { page } = await open(path);
+      const words = TRANSLATIONS[path === '/' ? 'en' : 'zh'].ui.upcoming;
+      for (const { provider, forecast } of vendorWord) {
+        const cell = page.locator(`tr[data-provider="${provider}"] [data-column="next-reset"]`);
+        const upcoming = cell.locator('.upcoming');
+        expect(await upcoming.getAttribute('data-upcoming')).toBe(forecast.basis);
+        expect(await upcoming.locator('time').getAttribute('datetime')).toBe(
+          new Date(forecast.announcedFor!).toISOString(),
+        );
+        const source = dataset.events.find(
+          (event) =>
+            event.provider === provider &&
+            (event.kind === 'reset' || event.kind === 'tease') &&
+            event.effectiveAt !== null &&
+            Date.parse(event.effectiveAt) === Date.parse(forecast.announcedFor!),
+        );
+        expect(await upcoming.locator('a').getAttribute('href')).toBe(source?.sourceUrl);
+        const text = (await cell.textContent()) ?? '';
+        const vendorAt = text.indexOf(words[forecast.basis as 'announced' | 'teased']);
+        const estimateAt = text.indexOf(words.estimate);
+        expect(vendorAt).toBeGreaterThanOrEqual(0);
+        expect(estimateAt).toBeGreaterThan(vendorAt);
+      }
+      for (const provider of PROVIDERS.filter((id) => !vendorWord.some((word) => word.provider === id))) {
+        const cell = page.locator(`tr[data-provider="${provider}"] [data-column="next-reset"]`);
+        expect(await cell.locator('.upcoming').count()).toBe(0);
+        expect(await cell.textContent()).toContain(words.estimate);
+      }
+      await page.close();
+    },
+  );
+});
