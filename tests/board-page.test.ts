@@ -15,7 +15,7 @@ describe('the production build served in workerd', async () => {
       const expected = deriveBoard(published, new Date()).providers.find((row) => row.provider === provider)!;
       const svg = await fetch(`${baseUrl}/badge/${provider}.svg`);
       expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
-      expect(svg.headers.get('cache-control')).toBe('public, s-maxage=60, stale-while-revalidate=300');
+      expect(svg.headers.get('cache-control')).toBe('public, max-age=60, s-maxage=60, stale-while-revalidate=300');
       expect(await svg.text()).toContain(`>${STATUS_LABELS.en[expected.status].toLowerCase()}</text>`);
       const json = await (await fetch(`${baseUrl}/badge/${provider}.json`)).json();
       expect(json).toMatchObject({ schemaVersion: 1, message: STATUS_LABELS.en[expected.status].toLowerCase() });

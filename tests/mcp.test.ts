@@ -57,7 +57,7 @@ describe('MCP with the SDK’s own client', () => {
   it('initializes as departures-board with instructions about the estimate', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'departures-board', version: '1.0.0' });
     expect(client.getInstructions()).toMatch(/not a vendor schedule|never a vendor schedule/);
-    expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {}, prompts: {} });
+    expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {}, prompts: {}, completions: {} });
   });
 
   it('claims the capabilities its server card claims, and no listChanged (a stateless server sends none)', async () => {
@@ -221,11 +221,19 @@ describe('MCP with the SDK’s own client', () => {
     for (const value of daysSince) expect(String(value)).toMatch(/^\d+(\.\d{1,3})?$/);
   });
 
-  it('offers the board and the timeline as resources', async () => {
+  it('offers the board and the timeline as resources, each described, and one provider’s through templates', async () => {
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri).sort()).toEqual(
-      [`${baseUrl}/api/status`, `${baseUrl}/api/timeline`, `${baseUrl}/index.md`].sort(),
+      [
+        `${baseUrl}/api/status`,
+        `${baseUrl}/api/timeline`,
+        `${baseUrl}/index.md`,
+        ...PROVIDERS.map((provider) => `${baseUrl}/api/status/${provider}`),
+        ...PROVIDERS.map((provider) => `${baseUrl}/api/timeline?provider=${provider}`),
+      ].sort(),
     );
+    for (const resource of resources.filter((listed) => !/provider/.test(listed.uri)))
+      expect(resource.description, resource.uri).toMatch(/\w{3,}/);
     const board = await client.readResource({ uri: `${baseUrl}/api/status` });
     const first = board.contents[0] as { text: string; mimeType: string };
     expect(first.mimeType).toBe('application/json');
@@ -241,6 +249,56 @@ describe('MCP with the SDK’s own client', () => {
     const text = (prompt.messages[0]!.content as { text: string }).text;
     expect(text).toContain('get_next_estimate');
     expect(text).toMatch(/not a vendor schedule/);
+  });
+
+  it('describes one provider’s status and timeline as resource templates that read like the HTTP API', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual(
+      [`${baseUrl}/api/status/{provider}`, `${baseUrl}/api/timeline{?provider}`].sort(),
+    );
+    for (const template of resourceTemplates) expect(template.description).toMatch(/\w{3,}/);
+    const status = await client.readResource({ uri: `${baseUrl}/api/status/provider_b` });
+    const http = await (await fetch(`${baseUrl}/api/status/provider_b`)).json();
+    expect(withoutClock(JSON.parse((status.contents[0] as { text: string }).text))).toEqual(withoutClock(http));
+    const timeline = await client.readResource({ uri: `${baseUrl}/api/timeline?provider=provider_c` });
+    const events = JSON.parse((timeline.contents[0] as { text: string }).text).events as { provider: string }[];
+    expect(events.length).toBeGreaterThan(0);
+    expect(new Set(events.map((event) => event.provider))).toEqual(new Set(['provider_c']));
+    await expect(client.readResource({ uri: `${baseUrl}/api/status/provider_z` })).rejects.toMatchObject({
+      code: -32002,
+    });
+  });
+
+  it('completes the provider of the prompt and of the templates', async () => {
+    const prompt = await client.complete({
+      ref: { type: 'ref/prompt', name: 'should-i-wait' },
+      argument: { name: 'provider', value: 'provider_' },
+    });
+    expect(prompt.completion.values.sort()).toEqual([...PROVIDERS].sort());
+    const narrowed = await client.complete({
+      ref: { type: 'ref/prompt', name: 'should-i-wait' },
+      argument: { name: 'provider', value: 'provider_b' },
+    });
+    expect(narrowed.completion.values).toEqual(['provider_b']);
+    const template = await client.complete({
+      ref: { type: 'ref/resource', uri: `${baseUrl}/api/status/{provider}` },
+      argument: { name: 'provider', value: 'provider_c' },
+    });
+    expect(template.completion.values).toEqual(['provider_c']);
+  });
+
+  it('introduces itself with a description, the website and the favicon as its icon', async () => {
+    const info = client.getServerVersion() as {
+      description?: string;
+      websiteUrl?: string;
+      icons?: { src: string; mimeType?: string }[];
+    };
+    expect(info.description).toMatch(/reset/);
+    expect(info.websiteUrl).toBe(`${baseUrl}/`);
+    expect(info.icons?.[0]?.src).toBe(`${baseUrl}/favicon.svg`);
+    const icon = await fetch(info.icons![0]!.src);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
   });
 
   it('answers ping', async () => {
@@ -368,6 +426,16 @@ describe('MCP over raw HTTP', () => {
       'get_next_estimate',
       'get_forecast',
     ]);
+  });
+
+  it('serves the same server card at /.well-known/mcp/server-card.json, linked from llms.txt', async () => {
+    const card = await (await fetch(`${baseUrl}/.well-known/mcp.json`)).text();
+    const alias = await fetch(`${baseUrl}/.well-known/mcp/server-card.json`);
+    expect(alias.status).toBe(200);
+    expect(alias.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await alias.text()).toBe(card);
+    const llms = await (await fetch(`${baseUrl}/llms.txt`)).text();
+    expect(llms).toContain('/.well-known/mcp/server-card.json');
   });
 });
 

@@ -209,7 +209,8 @@ describe('provider pages', () => {
 
   it('draws its charts as inline SVG with the local hours filled in by the script', async () => {
     const { page } = await open('/provider_a');
-    expect(await page.locator('figure.chart:not([data-chart]) svg').count()).toBe(2);
+    expect(await page.locator('figure.chart:not([data-chart]) svg').count()).toBe(1);
+    expect(await page.locator('figure.chart[data-chart="gaps"] svg').count()).toBe(1);
     expect(await page.locator('figure.chart .median').count()).toBe(1);
     expect(await page.locator('figure.chart .overdue').count()).toBe(1);
     // Tokyo is UTC+9: the bar of 00:00 UTC sits at 9 local.
@@ -324,4 +325,135 @@ describe('the browser the tests drive', () => {
     expect(width).toBeCloseTo([...text].length * 40, 0);
     await page.close();
   });
+});
+
+describe('on a 320 px phone', () => {
+  it.each(['/', '/zh'])(
+    '%s shows every provider’s status, last reset and next reset without sideways scrolling',
+    async (path) => {
+      const { page } = await open(path, { width: 320 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      const cells = await page.evaluate(() =>
+        [...document.querySelectorAll('table.board tbody tr')].map((row) => ({
+          provider: row.getAttribute('data-provider'),
+          cells: ['status', 'last-reset', 'next-reset'].map((column) => {
+            const cell = row.querySelector(`[data-column="${column}"]`);
+            const box = cell?.getBoundingClientRect();
+            return { column, left: box?.left ?? -1, right: box?.right ?? 9999, text: cell?.textContent?.trim() ?? '' };
+          }),
+        })),
+      );
+      expect(cells.map((row) => row.provider).sort()).toEqual([...PROVIDERS].sort());
+      for (const row of cells)
+        for (const cell of row.cells) {
+          expect(cell.left, `${row.provider} ${cell.column}`).toBeGreaterThanOrEqual(0);
+          expect(cell.right, `${row.provider} ${cell.column}`).toBeLessThanOrEqual(320);
+          expect(cell.text.length, `${row.provider} ${cell.column}`).toBeGreaterThan(0);
+        }
+    },
+  );
+
+  it.each(['/', '/zh', `/${PROVIDERS[0]}`])('%s breaks no provider name inside a word', async (path) => {
+    const { page } = await open(path, { width: 320 });
+    const brokenWords = await page.evaluate(() =>
+      [...document.querySelectorAll('table.board tbody th')].flatMap((cell) => {
+        const node = cell.querySelector('a')?.firstChild;
+        if (node === null || node === undefined || node.nodeType !== Node.TEXT_NODE) return ['(no name)'];
+        const name = node.textContent ?? '';
+        return [...name.matchAll(/\S+/g)].flatMap((word) => {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+          return lines.size > 1 ? [word[0]] : [];
+        });
+      }),
+    );
+    expect(brokenWords).toEqual([]);
+  });
+
+  it.each(PROVIDERS.flatMap((provider) => [`/${provider}`, `/zh/${provider}`]))(
+    '%s draws chart labels at least 11 px tall, the gaps chart’s last label whole, and names the median and overdue lines',
+    async (path) => {
+      const { page } = await open(path, { width: 320 });
+      const labels = await page.evaluate(() =>
+        [...document.querySelectorAll('figure.chart svg text')]
+          .filter((text) => (text.textContent ?? '').trim() !== '')
+          .map((text) => {
+            const element = text as SVGTextElement;
+            // The length of a unit vector on screen: rotated labels (a y-axis title) scale like any other.
+            const matrix = element.getScreenCTM();
+            const scale = matrix === null ? 0 : Math.hypot(matrix.a, matrix.b);
+            return { text: element.textContent, px: scale * Number.parseFloat(getComputedStyle(element).fontSize) };
+          }),
+      );
+      expect(labels.length).toBeGreaterThan(0);
+      for (const label of labels) expect(label.px, String(label.text)).toBeGreaterThanOrEqual(11 - 0.01);
+
+      const gaps = await page.evaluate(() => {
+        const svg = document.querySelector('figure.chart[data-chart="gaps"] svg');
+        if (svg === null) return null;
+        const frame = svg.getBoundingClientRect();
+        const axisLabels = [...svg.querySelectorAll('text[data-axis="x"]')];
+        const last = axisLabels.at(-1)?.getBoundingClientRect();
+        return {
+          svgRight: frame.right,
+          lastRight: last?.right ?? null,
+          median: svg.querySelector('text[data-line="median"]')?.textContent ?? null,
+          overdue: svg.querySelector('text[data-line="overdue"]')?.textContent ?? null,
+          hasMedianLine: svg.querySelector('line.median') !== null,
+        };
+      });
+      expect(gaps).not.toBeNull();
+      expect(gaps!.lastRight).not.toBeNull();
+      expect(gaps!.lastRight!).toBeLessThanOrEqual(gaps!.svgRight + 0.5);
+      if (gaps!.hasMedianLine) {
+        expect(gaps!.median).toMatch(/\d/);
+        expect(gaps!.overdue).toMatch(/\d/);
+      }
+    },
+  );
+});
+
+describe('the next reset a person sees first', () => {
+  it.each(['/', '/zh'])(
+    '%s puts an announced or teased time, with its post, before the estimate, which stays labelled',
+    async (path) => {
+      const now = new Date();
+      const vendorWord = PROVIDERS.map((provider) => ({
+        provider,
+        forecast: forecastFromHistory(provider, dataset.events, now),
+      })).filter(({ forecast }) => forecast.basis === 'announced' || forecast.basis === 'teased');
+      expect(vendorWord.length, 'the served events hold an announced or teased reset ahead').toBeGreaterThan(0);
+      const { page } = await open(path);
+      const words = TRANSLATIONS[path === '/' ? 'en' : 'zh'].ui.upcoming;
+      for (const { provider, forecast } of vendorWord) {
+        const cell = page.locator(`tr[data-provider="${provider}"] [data-column="next-reset"]`);
+        const upcoming = cell.locator('.upcoming');
+        expect(await upcoming.getAttribute('data-upcoming')).toBe(forecast.basis);
+        expect(await upcoming.locator('time').getAttribute('datetime')).toBe(
+          new Date(forecast.announcedFor!).toISOString(),
+        );
+        const source = dataset.events.find(
+          (event) =>
+            event.provider === provider &&
+            (event.kind === 'reset' || event.kind === 'tease') &&
+            event.effectiveAt !== null &&
+            Date.parse(event.effectiveAt) === Date.parse(forecast.announcedFor!),
+        );
+        expect(await upcoming.locator('a').getAttribute('href')).toBe(source?.sourceUrl);
+        const text = (await cell.textContent()) ?? '';
+        const vendorAt = text.indexOf(words[forecast.basis as 'announced' | 'teased']);
+        const estimateAt = text.indexOf(words.estimate);
+        expect(vendorAt).toBeGreaterThanOrEqual(0);
+        expect(estimateAt).toBeGreaterThan(vendorAt);
+      }
+      for (const provider of PROVIDERS.filter((id) => !vendorWord.some((word) => word.provider === id))) {
+        const cell = page.locator(`tr[data-provider="${provider}"] [data-column="next-reset"]`);
+        expect(await cell.locator('.upcoming').count()).toBe(0);
+        expect(await cell.textContent()).toContain(words.estimate);
+      }
+      await page.close();
+    },
+  );
 });

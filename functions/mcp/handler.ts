@@ -6,7 +6,7 @@ import type { EdgeContext } from '../../src/server/context.ts';
 import { jsonResponse } from '../../src/server/http/responses.ts';
 import { screenBody, type JsonRpcErrorObject, type RequestId } from './json-rpc.ts';
 import { guardProtocol } from './protocol.ts';
-import { createBoardMcpServer, resourceUris } from './server.ts';
+import { createBoardMcpServer, isOfferedResource } from './server.ts';
 
 /**
  * POST /mcp and /api/mcp (spec 4.7): stateless Streamable HTTP. The rate limit and the response framing are
@@ -81,6 +81,6 @@ export async function handleMcp(context: EdgeContext): Promise<Response> {
   }
   const server = createBoardMcpServer(context);
   await server.connect(transport);
-  guardProtocol(transport, { toolNames: Object.keys(MCP_TOOLS), resourceUris: resourceUris() });
+  guardProtocol(transport, { toolNames: Object.keys(MCP_TOOLS), isResource: isOfferedResource });
   return transport.handleRequest(negotiated.request, parsedBody === undefined ? undefined : { parsedBody });
 }

@@ -131,7 +131,7 @@ describe('what the server says of itself', () => {
       }),
     );
     expect(answer.body!.result!.protocolVersion).toBe('2025-11-25');
-    expect(answer.body!.result!.capabilities).toEqual({ tools: {}, resources: {}, prompts: {} });
+    expect(answer.body!.result!.capabilities).toEqual({ tools: {}, resources: {}, prompts: {}, completions: {} });
     expect(answer.body!.result!.serverInfo!.name).toBe('departures-board');
   });
 

@@ -21,7 +21,8 @@ import { JSON_RPC_ERRORS, type JsonRpcErrorObject } from './json-rpc.ts';
 
 export interface Offered {
   toolNames: readonly string[];
-  resourceUris: readonly string[];
+  /** Whether resources/read can answer this URI (a fixed resource or a template's). */
+  isResource: (uri: string) => boolean;
 }
 
 const REQUEST_SCHEMAS = new Map(ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema]));
@@ -46,7 +47,7 @@ function paramsProblem(request: JSONRPCRequest, offered: Offered): JsonRpcErrorO
       code: JSON_RPC_ERRORS.invalidParams,
       message: `Unknown tool: ${String(params.name)} (tools: ${offered.toolNames.join(', ')})`,
     };
-  if (request.method === 'resources/read' && !offered.resourceUris.includes(String(params.uri)))
+  if (request.method === 'resources/read' && !offered.isResource(String(params.uri)))
     return { code: JSON_RPC_ERRORS.resourceNotFound, message: 'Resource not found', data: { uri: params.uri } };
   return undefined;
 }

@@ -1,4 +1,6 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { UriTemplate, type Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
   InitializeRequestSchema,
   LATEST_PROTOCOL_VERSION,
@@ -7,16 +9,17 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { buildTimelineResponse } from '../../src/core/api/timeline.ts';
-import { boardFromSummaries, estimateFromSummary } from '../../src/core/board.ts';
+import { boardFromSummaries, estimateFromSummary, statusFromSummary } from '../../src/core/board.ts';
 import { recentEvents, summariesOf } from '../../src/core/dataset.ts';
 import { forecastFromSummary } from '../../src/core/forecast/rule.ts';
 import {
   MCP_CAPABILITIES,
   MCP_INSTRUCTIONS,
   MCP_PROMPTS,
+  MCP_RESOURCE_TEMPLATES,
   MCP_RESOURCES,
-  MCP_SERVER_INFO,
   MCP_TOOLS,
+  mcpServerInfo,
   mcpToolList,
   ForecastToolInput,
   NextEstimateToolInput,
@@ -29,6 +32,7 @@ import { MARKDOWN_LATEST_COUNT, renderBoardMarkdown } from '../../src/core/rende
 import { SERVES_SAMPLE_DATA } from '../../src/server/sample-data.ts';
 import { eventPageUrl } from '../../src/core/site.ts';
 import { PROVIDER_LABELS } from '../../src/core/i18n/labels.ts';
+import { type Provider, PROVIDERS } from '../../src/core/vocabulary.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
 
@@ -50,12 +54,36 @@ const READ_ONLY = READ_ONLY_TOOL;
 export const resourceUris = (): string[] =>
   Object.values(MCP_RESOURCES).map((resource) => `${BASE_URL}${resource.path}`);
 
+const resourceTemplate = (name: keyof typeof MCP_RESOURCE_TEMPLATES) =>
+  new UriTemplate(`${BASE_URL}${MCP_RESOURCE_TEMPLATES[name].uriTemplate}`);
+
+/** The provider a template's URI names, when it names one of the three. */
+const providerOf = (variables: Variables): Provider | undefined => {
+  const value = variables.provider;
+  return PROVIDERS.find((provider) => provider === value);
+};
+
+/** The provider ids that begin with what the client has typed (completion/complete). */
+const completeProvider = (typed: string | undefined): Provider[] =>
+  PROVIDERS.filter((provider) => provider.startsWith(typed ?? ''));
+
+/** The prompt's argument, made completable once: the SDK marks the schema object itself (a copy, not the tool's) and refuses to mark it twice. */
+const promptProvider = completable(NextEstimateToolInput.provider.describe('the provider'), completeProvider);
+
+/** Whether resources/read can answer `uri`: a fixed resource, or a template's URI naming a known provider. */
+export const isOfferedResource = (uri: string): boolean =>
+  resourceUris().includes(uri) ||
+  (Object.keys(MCP_RESOURCE_TEMPLATES) as (keyof typeof MCP_RESOURCE_TEMPLATES)[]).some((name) => {
+    const variables = resourceTemplate(name).match(uri);
+    return variables !== null && providerOf(variables) !== undefined;
+  });
+
 /** tools/list depends on the code only: converted to JSON Schema once per isolate, when first asked. */
 let listedTools: ReturnType<typeof mcpToolList> | undefined;
 
 /** A fresh, stateless MCP server over the board at the request's time (one per request). */
 export function createBoardMcpServer(context: EdgeContext): McpServer {
-  const server = new McpServer(MCP_SERVER_INFO, {
+  const server = new McpServer(mcpServerInfo(BASE_URL), {
     instructions: MCP_INSTRUCTIONS,
     // Workers forbid the code generation Ajv relies on; this validator interprets schemas instead.
     jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
@@ -125,9 +153,45 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
     },
   );
 
+  for (const [name, template] of Object.entries(MCP_RESOURCE_TEMPLATES) as [
+    keyof typeof MCP_RESOURCE_TEMPLATES,
+    (typeof MCP_RESOURCE_TEMPLATES)[keyof typeof MCP_RESOURCE_TEMPLATES],
+  ][]) {
+    const uriTemplate = resourceTemplate(name);
+    const { uriTemplate: _path, ...metadata } = template;
+    server.registerResource(
+      name,
+      new ResourceTemplate(uriTemplate, {
+        list: () => ({
+          resources: PROVIDERS.map((provider) => ({
+            uri: uriTemplate.expand({ provider }),
+            name: `${name}-${provider}`,
+            title: `${template.title.replace('One provider’s', `${PROVIDER_LABELS.en[provider]}:`)}`,
+            mimeType: template.mimeType,
+          })),
+        }),
+        complete: { provider: completeProvider },
+      }),
+      metadata,
+      async (uri, variables) => {
+        // The guard (protocol.ts) answers -32002 for any other provider before this runs.
+        const provider = providerOf(variables) ?? PROVIDERS[0];
+        const dataset = await context.dataset();
+        const body =
+          name === 'provider-status'
+            ? statusFromSummary(dataset.providers[provider].summary, context.now)
+            : buildTimelineResponse(dataset, { provider, limit: 200 }, context.now);
+        return { contents: [{ uri: uri.href, mimeType: template.mimeType, text: JSON.stringify(body) }] };
+      },
+    );
+  }
+
   server.registerPrompt(
     'should-i-wait',
-    { ...MCP_PROMPTS['should-i-wait'], argsSchema: { provider: NextEstimateToolInput.provider } },
+    {
+      ...MCP_PROMPTS['should-i-wait'],
+      argsSchema: { provider: promptProvider },
+    },
     ({ provider }) => ({
       messages: [
         {
@@ -160,7 +224,7 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
       ? params.protocolVersion
       : LATEST_PROTOCOL_VERSION,
     capabilities: MCP_CAPABILITIES,
-    serverInfo: MCP_SERVER_INFO,
+    serverInfo: mcpServerInfo(BASE_URL),
     instructions: MCP_INSTRUCTIONS,
   }));
   return server;

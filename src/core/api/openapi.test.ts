@@ -42,6 +42,7 @@ describe('buildOpenApiDocument', () => {
         '/data/events/index.json',
         '/data/events/{provider}/{year}.json',
         '/.well-known/mcp.json',
+        '/.well-known/mcp/server-card.json',
         '/data/board.json',
         '/api/events/{id}',
         '/api/sources',

@@ -15,6 +15,17 @@ import { API_VERSION, SERVICE_MACHINE_NAME, SERVICE_NAME } from '../site.ts';
 
 export const MCP_SERVER_INFO = { name: SERVICE_MACHINE_NAME, title: SERVICE_NAME, version: API_VERSION } as const;
 
+/** The favicon, as the site links it (src/layouts/Base.astro): one scalable icon for hosts that show servers. */
+export const MCP_ICON_PATH = '/favicon.svg';
+
+/** `serverInfo` as initialize answers it: the name and version, and what a host shows of the server. */
+export const mcpServerInfo = (baseUrl: string) => ({
+  ...MCP_SERVER_INFO,
+  description: `Official usage-limit reset announcements of three AI coding-tool providers, with a status board and a cadence estimate (never a vendor schedule).`,
+  websiteUrl: `${baseUrl}/`,
+  icons: [{ src: `${baseUrl}${MCP_ICON_PATH}`, mimeType: 'image/svg+xml', sizes: ['any'] }],
+});
+
 export const MCP_INSTRUCTIONS = [
   `${SERVICE_NAME} publishes the official usage-limit reset announcements of three AI coding-tool providers`,
   '(provider_a, provider_b, provider_c), each linked to its original public post, and a board derived from them.',
@@ -118,12 +129,48 @@ export const mcpToolList = () =>
   }));
 
 /** A stateless server's lists never change under a client: no `listChanged`, no `subscribe`. */
-export const MCP_CAPABILITIES = { tools: {}, resources: {}, prompts: {} } as const;
+export const MCP_CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} } as const;
 
 export const MCP_RESOURCES = {
-  board: { path: '/api/status', title: 'The board (JSON)', mimeType: 'application/json' },
-  timeline: { path: '/api/timeline', title: 'The timeline of announcements (JSON)', mimeType: 'application/json' },
-  'board-markdown': { path: '/index.md', title: 'The board (Markdown)', mimeType: 'text/markdown' },
+  board: {
+    path: '/api/status',
+    title: 'The board (JSON)',
+    description:
+      'Every provider’s status word, last reset, days since, statistics and nextEstimate (a cadence estimate, not a schedule), as GET /api/status.',
+    mimeType: 'application/json',
+  },
+  timeline: {
+    path: '/api/timeline',
+    title: 'The timeline of announcements (JSON)',
+    description: 'The latest 200 official announcements of all providers, newest first, each with its sourceUrl.',
+    mimeType: 'application/json',
+  },
+  'board-markdown': {
+    path: '/index.md',
+    title: 'The board (Markdown)',
+    description: 'The board, the latest announcements and the endpoints as a Markdown page, as GET /index.md.',
+    mimeType: 'text/markdown',
+  },
+} as const;
+
+/**
+ * One provider's slice of a resource (RFC 6570 templates under the base URL): `resources/templates/list` names
+ * them, `resources/list` lists their expansions and `completion/complete` offers the provider ids.
+ */
+export const MCP_RESOURCE_TEMPLATES = {
+  'provider-status': {
+    uriTemplate: '/api/status/{provider}',
+    title: 'One provider’s status (JSON)',
+    description: 'One provider’s board entry, as GET /api/status/{provider}.',
+    mimeType: 'application/json',
+  },
+  'provider-timeline': {
+    uriTemplate: '/api/timeline{?provider}',
+    title: 'One provider’s announcements (JSON)',
+    description:
+      'The latest 200 official announcements of one provider, newest first, as GET /api/timeline?provider=….',
+    mimeType: 'application/json',
+  },
 } as const;
 
 export const MCP_PROMPTS = {
@@ -139,7 +186,7 @@ export const MCP_PATHS = [routeById('postMcp').path, routeById('postMcpAlias').p
 
 /** `/.well-known/mcp.json`: a server card (the MCP server-card draft), so a client can learn the server without connecting. */
 export const buildMcpServerCard = (baseUrl: string) => ({
-  ...MCP_SERVER_INFO,
+  ...mcpServerInfo(baseUrl),
   description: MCP_INSTRUCTIONS,
   transport: {
     type: 'streamable-http',
@@ -154,7 +201,13 @@ export const buildMcpServerCard = (baseUrl: string) => ({
     name,
     uri: `${baseUrl}${resource.path}`,
     title: resource.title,
+    description: resource.description,
     mimeType: resource.mimeType,
+  })),
+  resourceTemplates: Object.entries(MCP_RESOURCE_TEMPLATES).map(([name, template]) => ({
+    name,
+    ...template,
+    uriTemplate: `${baseUrl}${template.uriTemplate}`,
   })),
   prompts: Object.entries(MCP_PROMPTS).map(([name, prompt]) => ({ name, ...prompt })),
 });

@@ -38,10 +38,18 @@ export const renderShieldsEndpoint = ({ label, message, colour }: BadgeContent) 
 // Verdana 11px averages about 7 px a character; the badge only needs to be roomy enough, not exact.
 const textWidth = (text: string) => Math.round([...text].length * 7 + 10);
 
-export function renderBadgeSvg({ label, message, colour }: BadgeContent): string {
+/** The badge's size in CSS px, as its `<svg>` says and as a page embedding it should say (no layout shift). */
+export const badgeSize = ({ label, message }: BadgeContent) => ({
+  width: textWidth(label) + textWidth(message),
+  height: BADGE_HEIGHT,
+});
+const BADGE_HEIGHT = 20;
+
+export function renderBadgeSvg(content: BadgeContent): string {
+  const { label, message, colour } = content;
   const left = textWidth(label);
   const right = textWidth(message);
-  const width = left + right;
+  const { width } = badgeSize(content);
   const title = escapeXml(`${label}: ${message}`);
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${title}">`,

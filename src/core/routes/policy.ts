@@ -13,6 +13,8 @@ export const CACHE_POLICIES = {
   document: 'public, max-age=300, s-maxage=3600',
   /** The build's data files: short, so that a new build shows within a minute. */
   data: 'public, max-age=60, s-maxage=60',
+  /** Badges sit in READMEs and pages that reload often: browsers keep one a minute, the edge as the API. */
+  badge: 'public, max-age=60, s-maxage=60, stale-while-revalidate=300',
   noStore: 'no-store',
 } as const;
 export type CachePolicy = keyof typeof CACHE_POLICIES;

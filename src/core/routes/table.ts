@@ -333,7 +333,7 @@ export const ROUTES = [
     summary: 'An embeddable status badge',
     pathParams: provider,
     ok: { description: 'SVG image', content: { svg: 'text' } },
-    cache: 'api',
+    cache: 'badge',
     served: 'edge',
     conditional: false,
     preflight: false,
@@ -471,6 +471,21 @@ export const ROUTES = [
     preflight: true,
     needsData: true,
     listing: {},
+  },
+  // The MCP server card where the server-card draft looks for it too (issue 14): the same body as /.well-known/mcp.json.
+  {
+    id: 'getMcpServerCardAlias',
+    path: '/.well-known/mcp/server-card.json',
+    methods: ['GET'],
+    tag: 'agents',
+    summary: 'Alias of /.well-known/mcp.json',
+    aliasOf: 'getMcpServerCard',
+    ok: { description: 'the server card', content: { json: AnyJsonObject } },
+    cache: 'document',
+    served: 'static',
+    conditional: false,
+    preflight: false,
+    needsData: false,
   },
 ] as const satisfies readonly RouteSpec[];
 

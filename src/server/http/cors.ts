@@ -1,5 +1,5 @@
 import { allowedMethods, preflightMethods, type RouteSpec } from '../../core/routes/route.ts';
-import { PREFLIGHT_MAX_AGE_SECONDS } from '../../core/routes/policy.ts';
+import { CACHE_POLICIES, PREFLIGHT_MAX_AGE_SECONDS } from '../../core/routes/policy.ts';
 import { withHeaders } from './responses.ts';
 import { SAMPLE_DATA_HEADERS } from '../sample-data.ts';
 import { PAGE_SECURITY_HEADERS } from './security-headers.ts';
@@ -31,6 +31,20 @@ export function optionsResponse(route: RouteSpec): Response {
 }
 
 /**
+ * What every page says besides its body: that it is UTF-8 (Astro answers a bare `text/html`, which leaves the
+ * encoding to the `<meta>` tag and a browser's guess) and how long it may be kept, where the page said nothing:
+ * an error page not at all, any other as the board pages (src/server/page-data.ts).
+ */
+function pageBasics(response: Response): Record<string, string> {
+  const basics: Record<string, string> = {};
+  if (!/charset=/i.test(response.headers.get('Content-Type') ?? ''))
+    basics['Content-Type'] = 'text/html; charset=utf-8';
+  if (!response.headers.has('Cache-Control'))
+    basics['Cache-Control'] = response.status >= 400 ? CACHE_POLICIES.noStore : CACHE_POLICIES.api;
+  return basics;
+}
+
+/**
  * The headers every worker response leaves with: CORS `*`, `nosniff` so that no browser reads an API body as
  * anything but its declared type, the page policy on HTML, and `X-Sample-Data: true` while the build serves
  * the fictional sample set. Copies the response (its headers may be immutable).
@@ -38,6 +52,7 @@ export function optionsResponse(route: RouteSpec): Response {
 export function withCommonHeaders(response: Response): Response {
   const isPage = response.headers.get('Content-Type')?.startsWith('text/html') ?? false;
   const copy = withHeaders(response, {
+    ...(isPage ? pageBasics(response) : {}),
     'Access-Control-Allow-Origin': '*',
     // Browsers read Expose-Headers on the actual response, not on the preflight.
     'Access-Control-Expose-Headers': union(

@@ -1,0 +1,7 @@
+import type { APIRoute } from 'astro';
+import { renderRobotsTxt } from '../core/render/sitemap.ts';
+import { BASE_URL } from '../server/base-url.ts';
+
+export const prerender = true;
+
+export const GET: APIRoute = () => new Response(renderRobotsTxt(BASE_URL));
