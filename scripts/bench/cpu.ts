@@ -47,6 +47,15 @@ function someEventPath(files: BuiltFiles): string {
 }
 
 /** A current report of four sources, one failing, as a watch run writes it (the handler parses it per request). */
+/** A build's files in memory, and the bindings the worker gets over them. */
+async function builtWorkerInput(distDir: string) {
+  const files: BuiltFiles = await readBuiltFiles(path.join(distDir, 'client'));
+  return {
+    files,
+    env: { ASSETS: assetsBinding(files), MCP_RATE_LIMITER: OPEN_RATE_LIMITER, SOURCE_HEALTH: benchSourceHealth() },
+  };
+}
+
 function benchSourceHealth(): KVNamespace {
   const source = (name: string, ok: boolean) => ({
     provider: 'provider_a',
@@ -146,8 +155,7 @@ export interface CpuFigures {
 
 /** Cold start (first request of a fresh module graph, data loaded by it) and warm requests, per target. */
 export async function measureWorkerCpu(distDir: string, { coldRuns = 5, warmRuns = 200 } = {}): Promise<CpuFigures> {
-  const files: BuiltFiles = await readBuiltFiles(path.join(distDir, 'client'));
-  const env = { ASSETS: assetsBinding(files), MCP_RATE_LIMITER: OPEN_RATE_LIMITER, SOURCE_HEALTH: benchSourceHealth() };
+  const { files, env } = await builtWorkerInput(distDir);
   const cold: number[] = [];
   const imports: number[] = [];
   for (let run = 0; run < coldRuns; run += 1) {
@@ -181,8 +189,7 @@ export async function measureWorkerCpu(distDir: string, { coldRuns = 5, warmRuns
  * request, with its data loaded by that request.
  */
 async function measureColdStart(distDir: string): Promise<{ ms: number; importMs: number }> {
-  const files: BuiltFiles = await readBuiltFiles(path.join(distDir, 'client'));
-  const env = { ASSETS: assetsBinding(files), MCP_RATE_LIMITER: OPEN_RATE_LIMITER, SOURCE_HEALTH: benchSourceHealth() };
+  const { files, env } = await builtWorkerInput(distDir);
   const throwaway = await freshWorker(path.join(distDir, 'server'));
   await timeRequest(throwaway.worker, env, CPU_TARGETS[0]!, files);
   const fresh = await freshWorker(path.join(distDir, 'server'));
