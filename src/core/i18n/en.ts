@@ -267,6 +267,15 @@ export const en = {
       separator: ', ',
     },
   },
+  /** Web Push notifications (src/core/push/payload.ts): the title and body a subscriber's browser shows. */
+  push: {
+    title: (provider: string, kind: string) => `${provider}: ${kind}`,
+    scheduledTitle: (provider: string, kind: string) => `${provider}: ${kind} scheduled`,
+    effectiveTitle: (provider: string, kind: string) => `${provider}: ${kind} now`,
+    scheduledFor: (time: string) => `Scheduled for ${time}.`,
+    inEffectSince: (time: string) => `In effect since ${time}.`,
+    separator: ' ',
+  },
 };
 
 export type Translations = typeof en;

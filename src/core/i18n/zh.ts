@@ -262,4 +262,13 @@ export const zh: Translations = {
       separator: '，',
     },
   },
+  /** Web Push 通知（src/core/push/payload.ts）：订阅者的浏览器显示的标题和正文。 */
+  push: {
+    title: (provider: string, kind: string) => `${provider}：${kind}`,
+    scheduledTitle: (provider: string, kind: string) => `${provider}：${kind}已排定`,
+    effectiveTitle: (provider: string, kind: string) => `${provider}：现在${kind}`,
+    scheduledFor: (time: string) => `定于 ${time}。`,
+    inEffectSince: (time: string) => `自 ${time} 起生效。`,
+    separator: '',
+  },
 };
