@@ -38,7 +38,7 @@ const zodIssues = (error: z.ZodError): QueryIssue[] =>
 
 /**
  * What every write goes through, in this order: the per-IP limit (bad bodies count too, so that probing is
- * limited as well), push being configured, the media type, the size, JSON, an object, then the schema.
+ * limited as well), the media type, the size, JSON, an object, the schema, then push being configured.
  */
 async function readWrite<S extends z.ZodType>(
   context: EdgeContext,
@@ -47,7 +47,6 @@ async function readWrite<S extends z.ZodType>(
   const { request, env } = context;
   if (env.PUSH_WRITE_LIMITER !== undefined && !(await withinRateLimit(env.PUSH_WRITE_LIMITER, request, 'Push')))
     return { ok: false, response: rateLimited(60) };
-  if (env.PUSH_DB === undefined || readVapidKeys(env) === null) return { ok: false, response: pushUnavailable() };
   const mediaType = (request.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (mediaType !== CONTENT_TYPES.json.split(';')[0])
     return {
@@ -73,6 +72,7 @@ async function readWrite<S extends z.ZodType>(
     return { ok: false, response: invalidRequest([issue('invalid_type', 'the body must be a JSON object')]) };
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { ok: false, response: invalidRequest(zodIssues(parsed.error)) };
+  if (env.PUSH_DB === undefined || readVapidKeys(env) === null) return { ok: false, response: pushUnavailable() };
   return { ok: true, value: parsed.data, db: env.PUSH_DB };
 }
 

@@ -91,6 +91,18 @@ function runWrangler(args: string[]): Promise<string> {
   });
 }
 
+/** Runs SQL on the local push database in `persistTo` and returns the rows (the tests' look into D1). */
+export async function queryLocalD1(
+  workerConfig: string,
+  persistTo: string,
+  sql: string,
+): Promise<Record<string, unknown>[]> {
+  const args = ['d1', 'execute', 'PUSH_DB', '--local', '--json', '--persist-to', persistTo, '--config', workerConfig];
+  const output = await runWrangler([...args, '--command', sql]);
+  const results = JSON.parse(output.slice(output.indexOf('['))) as { results: Record<string, unknown>[] }[];
+  return results.flatMap((result) => result.results);
+}
+
 /** The push database's migrations (migrations/), applied to the local D1 in `persistTo`; already applied ones are skipped. */
 export const applyMigrations = (workerConfig: string, persistTo: string): Promise<string> =>
   runWrangler(['d1', 'migrations', 'apply', 'PUSH_DB', '--local', '--persist-to', persistTo, '--config', workerConfig]);
@@ -183,6 +195,8 @@ export function freePort(): Promise<number> {
 
 export interface RunningServer {
   baseUrl: string;
+  /** The state folder it serves (local D1, KV, limiter counters): `wrangler d1 execute --persist-to` reads it. */
+  stateDir: string;
   /** Resident memory of the server's processes (wrangler and workerd), in bytes, read from /proc. */
   residentBytes(): Promise<number>;
   stop(): Promise<void>;
@@ -229,5 +243,5 @@ export async function startServer(
     await stop();
     throw new Error(`${(error as Error).message}\n${log}`);
   }
-  return { baseUrl, stop, residentBytes: () => residentBytesOfGroup(server.pid ?? -1) };
+  return { baseUrl, stateDir: state, stop, residentBytes: () => residentBytesOfGroup(server.pid ?? -1) };
 }
