@@ -27,6 +27,8 @@ export interface ReceivedPush {
   path: string;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** What the receiver answered it. */
+  status: number;
 }
 
 export interface PushAnswer {
@@ -52,8 +54,8 @@ export async function startPushReceiver(): Promise<PushReceiver> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const path = request.url ?? '/';
-      received.push({ path, headers: request.headers, body: Buffer.concat(chunks) });
       const answer = answers.get(path)?.shift() ?? { status: 201 };
+      received.push({ path, headers: request.headers, body: Buffer.concat(chunks), status: answer.status });
       response.writeHead(answer.status, answer.headers ?? {});
       response.end();
     });
