@@ -4,6 +4,7 @@
 //   --sizes 1000,10000,100000   synthetic history sizes      --seconds 5   load per endpoint
 //   --connections 16            concurrent connections      --skip-load / --skip-growth
 //   --cpu-only                  only the CPU time of the built worker per request, at each size
+//   --push-sizes 10000,100000   push dispatch subscriber counts   --push-only / --skip-push
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { MCP_GET_STATUS_BODY } from '../lib/mixed-load.ts';
 import { loadEndpoint, type LoadResult, type LoadTarget } from './http-load.ts';
 import { CPU_TARGETS, measureWorkerCpu } from './cpu.ts';
 import { provenanceSection } from './provenance.ts';
+import { pushSection } from './push.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
 
 const { values } = parseArgs({
@@ -27,6 +29,9 @@ const { values } = parseArgs({
     'skip-load': { type: 'boolean', default: false },
     'skip-growth': { type: 'boolean', default: false },
     'cpu-only': { type: 'boolean', default: false },
+    'push-sizes': { type: 'string', default: '10000,100000' },
+    'push-only': { type: 'boolean', default: false },
+    'skip-push': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -262,6 +267,12 @@ console.log(
   `Machine: ${cpus.length} cores (${cpus[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.\n`,
 );
 const sizes = values.sizes.split(',').map(Number);
+const pushSizes = values['push-sizes'].split(',').map(Number);
+if (values['push-only']) {
+  await buildSite({ siteUrl: 'http://127.0.0.1:4321' });
+  console.log(`${await pushSection(pushSizes)}\n`);
+  process.exit(0);
+}
 if (values['cpu-only']) {
   console.log(`${await cpuSection(sizes)}\n`);
   process.exit(0);
@@ -271,3 +282,4 @@ console.log(`${await sizeSection()}\n`);
 console.log(`${await cpuSection(sizes)}\n`);
 if (!values['skip-growth']) console.log(`${await growthSection(sizes)}\n`);
 console.log(`${await provenanceSection([10_000])}\n`);
+if (!values['skip-push']) console.log(`${await pushSection(pushSizes)}\n`);

@@ -8,6 +8,7 @@ import {
   type FanoutMessage,
   type PushProducer,
   type PushQueueMessage,
+  SEND_BATCH_MAX,
 } from './messages.ts';
 import { PUSH_TTL_SECONDS, type SendOutcome, sendPush } from './sender.ts';
 import type { VapidKeys } from './vapid.ts';
@@ -56,6 +57,9 @@ export async function fanOut(env: ConsumerBindings, message: FanoutMessage): Pro
     .all<{ subscription_id: number }>();
   const ids = results.map((row) => row.subscription_id);
   const next: PushQueueMessage[] = [];
+  // The next page first, so that the chain of pages moves on while this page's pushes are being sent.
+  const last = ids.at(-1);
+  if (ids.length === FANOUT_PAGE_SIZE && last !== undefined) next.push({ ...message, afterId: last });
   for (let start = 0; start < ids.length; start += DELIVER_CHUNK_SIZE)
     next.push({
       type: 'deliver',
@@ -64,9 +68,10 @@ export async function fanOut(env: ConsumerBindings, message: FanoutMessage): Pro
       subscriptionIds: ids.slice(start, start + DELIVER_CHUNK_SIZE),
       attempt: 1,
     });
-  const last = ids.at(-1);
-  if (ids.length === FANOUT_PAGE_SIZE && last !== undefined) next.push({ ...message, afterId: last });
-  if (next.length > 0) await env.PUSH_QUEUE.sendBatch(next.map((body) => ({ body, contentType: 'json' as const })));
+  for (let start = 0; start < next.length; start += SEND_BATCH_MAX)
+    await env.PUSH_QUEUE.sendBatch(
+      next.slice(start, start + SEND_BATCH_MAX).map((body) => ({ body, contentType: 'json' as const })),
+    );
 }
 
 interface ClaimedSubscription {
