@@ -29,6 +29,9 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 const sameBytes = (left: ArrayBuffer | null, right: Uint8Array) =>
   left !== null && left.byteLength === right.length && new Uint8Array(left).every((byte, i) => byte === right[i]);
 
+/** 429: the write limit (10 a minute); 503: this server has no push (no keys or database, as under `npm run dev`). */
+const failure = (status: number): StatusWord => (status === 429 ? 'busy' : status === 503 ? 'unavailable' : 'failed');
+
 const sendJson = (method: 'POST' | 'DELETE', body: unknown) =>
   fetch(SUBSCRIPTIONS, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -87,7 +90,9 @@ export function enhanceNotifyControl(document: Document): void {
       try {
         const ready = await registration;
         if ((await Notification.requestPermission()) !== 'granted') return say('denied');
-        const { publicKey } = (await (await fetch('/api/push/key')).json()) as { publicKey: string };
+        const key = await fetch('/api/push/key');
+        if (!key.ok) return say(failure(key.status));
+        const { publicKey } = (await key.json()) as { publicKey: string };
         const applicationServerKey = keyBytes(publicKey);
         let subscription = await ready.pushManager.getSubscription();
         // A subscription made for another server key (the keys were rotated) cannot receive our pushes.
@@ -101,7 +106,7 @@ export function enhanceNotifyControl(document: Document): void {
           subscription: { endpoint, keys: { p256dh: keys?.['p256dh'], auth: keys?.['auth'] } },
           ...choices,
         });
-        if (!response.ok) return say(response.status === 429 ? 'busy' : 'failed');
+        if (!response.ok) return say(failure(response.status));
         localStorage.setItem(CHOICES_KEY, JSON.stringify(choices));
         showSubscribed(true);
         say('saved');
@@ -117,7 +122,7 @@ export function enhanceNotifyControl(document: Document): void {
         const subscription = await (await registration).pushManager.getSubscription();
         if (subscription !== null) {
           const response = await sendJson('DELETE', { endpoint: subscription.endpoint });
-          if (!response.ok) return say(response.status === 429 ? 'busy' : 'failed');
+          if (!response.ok) return say(failure(response.status));
           await subscription.unsubscribe();
         }
         localStorage.removeItem(CHOICES_KEY);
