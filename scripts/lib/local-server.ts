@@ -63,6 +63,11 @@ export interface ServeOptions {
   stdio?: StdioOptions;
   /** The built worker to serve; a copy of dist/ can be served to test faults without touching the build. */
   workerConfig?: string;
+  /**
+   * The debugger's port. Left out, wrangler takes 9229 or the next free one, and two servers or a build's
+   * prerendering starting at the same moment can both pick the same one (EADDRINUSE).
+   */
+  inspectorPort?: number;
 }
 
 /**
@@ -75,8 +80,10 @@ export function serveBuild({
   host = '127.0.0.1',
   stdio = 'pipe',
   workerConfig = BUILT_WORKER_CONFIG,
+  inspectorPort,
 }: ServeOptions): ChildProcess {
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
+  if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
   args.push('--persist-to', persistTo);
   return spawn(process.execPath, args, {
@@ -179,7 +186,7 @@ export async function startServer(
   // A state folder of its own unless one is given (a test that wrote the source-health KV first).
   const ownState = options.persistTo === undefined;
   const state = options.persistTo ?? (await mkdtemp(path.join(tmpdir(), 'departures-board-state-')));
-  const server = serveBuild({ ...options, port, persistTo: state });
+  const server = serveBuild({ inspectorPort: await freePort(), ...options, port, persistTo: state });
   let log = '';
   server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
