@@ -1,3 +1,5 @@
+import type { Translations } from '../core/i18n/index.ts';
+
 /**
  * The "Notify me" control (src/components/NotifyControl.astro): registers `/sw.js`, subscribes this browser
  * with the server's VAPID key, sends the chosen topics (`POST /api/push/subscriptions`, the decided body), and
@@ -9,7 +11,8 @@ const SUBSCRIPTIONS = '/api/push/subscriptions';
 /** Where this browser remembers its last choices, to show them again (the server has no read endpoint). */
 const CHOICES_KEY = 'departures-board-notify';
 
-type StatusWord = 'subscribed' | 'saved' | 'stopped' | 'denied' | 'chooseProvider' | 'chooseKind' | 'busy' | 'failed';
+/** The status lines the page hands over (a type only: the words themselves stay out of the script). */
+type StatusWord = keyof Translations['notify']['status'];
 
 interface Choices {
   providers: string[];
