@@ -69,6 +69,11 @@ export interface ServeOptions {
    * (never set by `npm start`).
    */
   vars?: Readonly<Record<string, string>>;
+  /**
+   * The debugger's port. Left out, wrangler takes 9229 or the next free one, and two servers or a build's
+   * prerendering starting at the same moment can both pick the same one (EADDRINUSE).
+   */
+  inspectorPort?: number;
 }
 
 /** Runs wrangler with the project's Node and resolves with its output, or rejects with it. */
@@ -120,10 +125,12 @@ export async function serveBuild({
   stdio = 'pipe',
   workerConfig = BUILT_WORKER_CONFIG,
   vars = {},
+  inspectorPort,
 }: ServeOptions): Promise<ChildProcess> {
   await applyMigrations(workerConfig, persistTo);
   const variables = { ...(await vapidSecrets()), ...vars };
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
+  if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn', '--test-scheduled');
   args.push('--persist-to', persistTo);
   for (const [name, value] of Object.entries(variables)) args.push('--var', `${name}:${value}`);
@@ -229,7 +236,7 @@ export async function startServer(
   // A state folder of its own unless one is given (a test that wrote the source-health KV first).
   const ownState = options.persistTo === undefined;
   const state = options.persistTo ?? (await mkdtemp(path.join(tmpdir(), 'departures-board-state-')));
-  const server = await serveBuild({ ...options, port, persistTo: state });
+  const server = await serveBuild({ inspectorPort: await freePort(), ...options, port, persistTo: state });
   let log = '';
   server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
