@@ -93,6 +93,8 @@ export const en = {
     permalink: 'permalink',
     none: 'No announcements yet.',
     endpointsHeading: 'Machine-readable endpoints',
+    /** Between the parts of a status line, at its end, and after an endpoint's title. */
+    punctuation: { between: '; ', end: '.', afterTitle: ': ' },
     terms: 'Please link back to the service and keep each event’s original post URL when republishing.',
   },
   windowCalendar: {

@@ -42,7 +42,8 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
             utcMinute(row.lastReset.effectiveAt ?? row.lastReset.announcedAt),
             days(row.daysSince, locale),
           );
-    lines.push(`- ${status}; ${last}; ${text.estimate(row, nowMs)}.`);
+    const { between, end } = text.punctuation;
+    lines.push(`- ${status}${between}${last}${between}${text.estimate(row, nowMs)}${end}`);
   }
 
   lines.push('', `## ${text.latestHeading}`, '');
@@ -59,7 +60,7 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
   lines.push('', `## ${text.endpointsHeading}`, '');
   for (const endpoint of endpointListings(locale)) {
     const paths = [endpoint.path, ...endpoint.aliases].map((path) => `\`${endpoint.method} ${baseUrl}${path}\``);
-    lines.push(`- ${endpoint.title}: ${paths.join(', ')}`);
+    lines.push(`- ${endpoint.title}${text.punctuation.afterTitle}${paths.join(', ')}`);
   }
   lines.push('', text.terms, '');
   return lines.join('\n');
