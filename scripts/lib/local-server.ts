@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -108,9 +108,30 @@ export async function queryLocalD1(
   return results.flatMap((result) => result.results);
 }
 
-/** The push database's migrations (migrations/), applied to the local D1 in `persistTo`; already applied ones are skipped. */
-export const applyMigrations = (workerConfig: string, persistTo: string): Promise<string> =>
-  runWrangler(['d1', 'migrations', 'apply', 'PUSH_DB', '--local', '--persist-to', persistTo, '--config', workerConfig]);
+/**
+ * The push database's migrations (the project's migrations/), applied to the local D1 in `persistTo`; already
+ * applied ones are skipped. Through a config of its own that names the folder absolutely: a build's config
+ * names it relative to dist/server, which a copy of the build elsewhere (the fault tests') would not find.
+ */
+export async function applyMigrations(workerConfig: string, persistTo: string): Promise<string> {
+  const config = JSON.parse(await readFile(workerConfig, 'utf8')) as {
+    name: string;
+    d1_databases: Record<string, unknown>[];
+  };
+  const folder = await mkdtemp(path.join(tmpdir(), 'departures-board-migrate-'));
+  const migrationConfig = path.join(folder, 'wrangler.json');
+  const databases = config.d1_databases.map((database) => ({
+    ...database,
+    migrations_dir: path.join(projectRoot, 'migrations'),
+  }));
+  await writeFile(migrationConfig, JSON.stringify({ name: config.name, d1_databases: databases }));
+  try {
+    const args = ['d1', 'migrations', 'apply', 'PUSH_DB', '--local', '--persist-to', persistTo];
+    return await runWrangler([...args, '--config', migrationConfig]);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
 
 /**
  * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next. First
