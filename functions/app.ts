@@ -38,10 +38,11 @@ export async function answerEdgeRoute(
   if (verdict.kind === 'notFound') return notAPath();
   const match = matchRoute(pathname);
   if (match === undefined) return ownsProviderPath(pathname) ? invalidProvider() : undefined;
-  const { route, params } = match;
-  if (request.method === 'OPTIONS') return optionsResponse(route);
+  const { routes, params } = match;
+  if (request.method === 'OPTIONS') return optionsResponse(routes);
   const method = request.method === 'HEAD' ? 'GET' : request.method;
-  if (!(route.methods as readonly string[]).includes(method)) return methodNotAllowed(route);
+  const route = routes.find((entry) => (entry.methods as readonly string[]).includes(method));
+  if (route === undefined) return methodNotAllowed(routes);
   const answer =
     route.served === 'edge'
       ? () => (HANDLERS[route.id as keyof typeof HANDLERS] as RouteHandler)(createContext(request, env, now), params)

@@ -10,6 +10,7 @@ import { handleSources } from './api/sources.ts';
 import { handleProviderStatus, handleStatus } from './api/status.ts';
 import { handleTimeline, handleTimelineCsv } from './api/timeline.ts';
 import { handleMcp } from './mcp/handler.ts';
+import { handlePushKey, handleSubscribe, handleUnsubscribe } from './api/push.ts';
 
 /** A route's handler: called only with a method the route table allows (HEAD as GET). */
 export type RouteHandler = (
@@ -39,4 +40,7 @@ export const HANDLERS = {
   getSources: handleSources,
   getForecast: handleForecast,
   getForecastTrackRecord: handleForecastTrackRecord,
+  getPushKey: handlePushKey,
+  postPushSubscription: handleSubscribe,
+  deletePushSubscription: handleUnsubscribe,
 } satisfies Record<EdgeRouteId, RouteHandler>;

@@ -1,5 +1,7 @@
 import { handle } from '@astrojs/cloudflare/handler';
 import { withCommonHeaders } from '../src/server/http/cors.ts';
+import type { PushQueueMessage } from '../src/server/push/messages.ts';
+import { runPushQueue, runScheduledDispatch } from '../src/server/push/worker-handlers.ts';
 import { answerEdgeRoute } from './app.ts';
 
 /**
@@ -14,7 +16,14 @@ export default {
       (await answerEdgeRoute(request, edgeBindings(env, context))) ?? (await handle(request, env, context)),
     );
   },
-} satisfies ExportedHandler<Env>;
+  // Web Push (docs/push.md): the cron finds new events and fans out through the queue; the consumer sends.
+  async scheduled(controller, env) {
+    await runScheduledDispatch(env, new Date(controller.scheduledTime));
+  },
+  async queue(batch, env) {
+    await runPushQueue(batch, env);
+  },
+} satisfies ExportedHandler<Env, PushQueueMessage>;
 
 /**
  * In `astro dev` the ASSETS binding holds only public/, so the prerendered files the edge routes read are not

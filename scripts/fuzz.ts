@@ -1,4 +1,5 @@
-// `npm run fuzz`: the HTTP fuzz tests with many more requests per endpoint (FUZZ_RUNS, default 5000).
+// `npm run fuzz`: the fuzz tests (over HTTP, and the edge routes in-process) with many more requests per endpoint
+// (FUZZ_RUNS, default 5000).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -12,6 +13,7 @@ const run = spawnSync(
     'served',
     'tests/fuzz.http.test.ts',
     'src/core/api/query.fuzz.test.ts',
+    'functions/fuzz.test.ts',
     '--project',
     'core',
   ],

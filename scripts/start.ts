@@ -19,7 +19,7 @@ if (!(await portIsFree(port, host))) {
 }
 
 await buildSite({ siteUrl: siteUrl(), stdio: 'inherit', ...(outDir ? { outDir } : {}) });
-const server = serveBuild({
+const server = await serveBuild({
   port,
   host,
   stdio: 'inherit',

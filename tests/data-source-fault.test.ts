@@ -1,8 +1,7 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
+import { describe, expect, it } from 'vitest';
+import { ownServer } from './support/served-site.ts';
 
 /**
  * The data source made unavailable for real: a copy of the build is served in workerd, and its data asset
@@ -19,26 +18,19 @@ const NEEDS_DATA = [
   '/zh/index.md',
 ];
 
-let copy: string;
-let server: RunningServer;
-const dataFile = () => path.join(copy, 'client/data/board.json');
-const savedData = () => path.join(copy, 'events.json.saved');
-
-beforeAll(async () => {
-  copy = await mkdtemp(path.join(tmpdir(), 'departures-board-dist-'));
-  await cp('dist', copy, { recursive: true });
-  await cp(dataFile(), savedData());
-  await rm(dataFile());
-  server = await startServer({ workerConfig: path.join(copy, 'server/wrangler.json') });
+const server = ownServer({
+  copyBuild: true,
+  prepare: async (buildDir) => {
+    await cp(path.join(buildDir, 'client/data/board.json'), path.join(buildDir, 'events.json.saved'));
+    await rm(path.join(buildDir, 'client/data/board.json'));
+  },
 });
-
-afterAll(async () => {
-  await server?.stop();
-  await rm(copy, { recursive: true, force: true });
-});
+const copy = () => server().buildDir;
+const dataFile = () => path.join(copy(), 'client/data/board.json');
+const savedData = () => path.join(copy(), 'events.json.saved');
 
 async function expectInternalError(requestPath: string) {
-  const response = await fetch(`${server.baseUrl}${requestPath}`);
+  const response = await fetch(`${server().baseUrl}${requestPath}`);
   expect(response.status, requestPath).toBe(500);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   expect(response.headers.get('access-control-allow-origin')).toBe('*');
@@ -51,7 +43,7 @@ describe('when the data source is unavailable', () => {
   it.each(['/', '/zh', '/provider_b'])(
     'a missing data set makes the page %s the friendly "unavailable" page (503)',
     async (requestPath) => {
-      const response = await fetch(`${server.baseUrl}${requestPath}`);
+      const response = await fetch(`${server().baseUrl}${requestPath}`);
       expect(response.status).toBe(503);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(response.headers.get('retry-after')).toBe('60');
@@ -72,12 +64,12 @@ describe('when the data source is unavailable', () => {
   });
 
   it('a missing prerendered timeline makes the default /api/timeline a 500 too', async () => {
-    await rm(path.join(copy, 'client/api/timeline'));
+    await rm(path.join(copy(), 'client/api/timeline'));
     await expectInternalError('/api/timeline');
   });
 
   it('a missing provider feed file makes its filtered feed a 500 too', async () => {
-    await rm(path.join(copy, 'client/data/feeds/provider_b.xml'));
+    await rm(path.join(copy(), 'client/data/feeds/provider_b.xml'));
     await expectInternalError('/feed.xml?provider=provider_b');
   });
 
@@ -86,9 +78,9 @@ describe('when the data source is unavailable', () => {
     // Back means served again: the local runtime notices a new file within a second or two.
     // The poll's limit is a hang guard, generous for a busy machine.
     await expect
-      .poll(async () => (await fetch(`${server.baseUrl}/data/board.json`)).status, { timeout: 60_000, interval: 250 })
+      .poll(async () => (await fetch(`${server().baseUrl}/data/board.json`)).status, { timeout: 60_000, interval: 250 })
       .toBe(200);
     for (const requestPath of [...NEEDS_DATA, '/', '/provider_b', '/feed.json?provider=provider_c'])
-      expect((await fetch(`${server.baseUrl}${requestPath}`)).status, requestPath).toBe(200);
+      expect((await fetch(`${server().baseUrl}${requestPath}`)).status, requestPath).toBe(200);
   }, 120_000);
 });

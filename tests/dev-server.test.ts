@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, stopServer, waitUntilServing } from '../scripts/lib/local-server.ts';
+import { ASTRO_TURN_TIMEOUT_MS, giveBackAstroTurn, takeAstroTurn } from './support/astro-turn.ts';
 
 /**
  * `npm run dev` (astro dev, the worker in workerd through Vite) on a copy of the events: it listens on
@@ -17,6 +18,7 @@ let eventsDir: string;
 let log = '';
 
 beforeAll(async () => {
+  await takeAstroTurn();
   eventsDir = path.join(await mkdtemp(path.join(tmpdir(), 'departures-board-dev-')), 'events');
   await cp('content/events', eventsDir, { recursive: true });
   const port = await freePort();
@@ -33,9 +35,10 @@ beforeAll(async () => {
   await waitUntilServing(`${baseUrl}/favicon.svg`, dev, 150_000).catch((error: Error) => {
     throw new Error(`${error.message}\n${log}`);
   });
-}, 180_000);
-afterAll(() => {
+}, ASTRO_TURN_TIMEOUT_MS + 180_000);
+afterAll(async () => {
   if (dev) stopServer(dev);
+  await giveBackAstroTurn();
 });
 
 const ENDPOINTS = [

@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
+import { describe, expect, it } from 'vitest';
 import { MIXED_REQUESTS, runMixedLoad } from '../scripts/lib/mixed-load.ts';
+import { ownServer } from './support/served-site.ts';
 
 /**
- * A short sustained mixed load (LOAD_SECONDS, default 10) against a server of its own: no error and no
+ * A short sustained mixed load (LOAD_SECONDS, default 3) against a server of its own: no error and no
  * non-2xx answer. Memory is recorded here but judged by `npm run load` (a minute or more): the local runtime's
  * memory climbs for its first ~45 s whatever it serves, so a short window cannot tell a leak from warm-up.
  */
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => server?.stop());
+const server = ownServer();
 
 describe('sustained mixed load', () => {
   it('answers every request of the mix without an error', async () => {
-    const seconds = Number(process.env['LOAD_SECONDS'] ?? 10);
-    const result = await runMixedLoad(server, seconds, 32);
+    const seconds = Number(process.env['LOAD_SECONDS'] ?? 3);
+    const result = await runMixedLoad(server(), seconds, 32);
     console.log(
       `load: ${result.requests} requests in ${seconds} s, ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms, memory MiB ${result.memoryMiB.map((value) => value.toFixed(0)).join(' → ')}`,
     );

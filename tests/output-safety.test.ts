@@ -8,6 +8,7 @@ import Parser from 'rss-parser';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, freePort, startServer, type RunningServer } from '../scripts/lib/local-server.ts';
+import { ASTRO_TURN_TIMEOUT_MS, inAstroTurn } from './support/astro-turn.ts';
 import { launchChromium } from './support/browser.ts';
 
 /**
@@ -30,10 +31,12 @@ const text = async (route: string) => (await fetch(`${server.baseUrl}${route}`))
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(tmpdir(), 'departures-board-tricky-'));
   const port = await freePort();
-  await buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir: 'tests/fixtures/tricky-events', outDir });
+  await inAstroTurn(() =>
+    buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir: 'tests/fixtures/tricky-events', outDir }),
+  );
   server = await startServer({ port, workerConfig: path.join(outDir, 'server/wrangler.json') });
   browser = await launchChromium();
-}, 180_000);
+}, ASTRO_TURN_TIMEOUT_MS + 180_000);
 afterAll(async () => {
   await browser?.close();
   await server?.stop();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startServer, type RunningServer } from '../scripts/lib/local-server.ts';
+import { ASTRO_TURN_TIMEOUT_MS, giveBackAstroTurn, takeAstroTurn } from './support/astro-turn.ts';
 
 /**
  * What a deployment does with the project: a copy whose sample events and marker are replaced by a few real
@@ -134,6 +135,8 @@ function buildInCopy(siteUrl: string, outDir: string) {
 }
 
 beforeAll(async () => {
+  // The copy's node_modules is a link to the project's: its builds share the project's Astro caches.
+  await takeAstroTurn();
   copy = await mkdtemp(path.join(tmpdir(), 'departures-board-deployment-'));
   for (const part of PARTS) await cp(path.join(PROJECT, part), path.join(copy, part), { recursive: true });
   await symlink(path.join(PROJECT, 'node_modules'), path.join(copy, 'node_modules'));
@@ -147,11 +150,12 @@ beforeAll(async () => {
       `${JSON.stringify(event, null, 2)}\n`,
     );
   }
-});
+}, ASTRO_TURN_TIMEOUT_MS);
 
 afterAll(async () => {
   await server?.stop();
   await rm(copy, { recursive: true, force: true });
+  await giveBackAstroTurn();
 });
 
 describe('a copy of the project with real events instead of the sample set', () => {

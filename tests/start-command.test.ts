@@ -3,8 +3,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/local-server.ts';
+import { ASTRO_TURN_TIMEOUT_MS, giveBackAstroTurn, takeAstroTurn } from './support/astro-turn.ts';
 
 /** `npm start` as a person meets it: a busy port, the moment it says it is ready, closing the terminal. */
 
@@ -41,6 +42,10 @@ const isAlive = (pid: number) => {
     return false;
   }
 };
+
+// npm start builds the site: its turn among the served files that run Astro.
+beforeAll(takeAstroTurn, ASTRO_TURN_TIMEOUT_MS);
+afterAll(giveBackAstroTurn);
 
 describe('npm start', () => {
   it('reports a busy PORT in one line before building, and exits 1', async () => {

@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../scripts/lib/local-server.ts';
 import { makeEvent } from '../src/core/test-events.ts';
+import { ASTRO_TURN_TIMEOUT_MS, giveBackAstroTurn, takeAstroTurn } from './support/astro-turn.ts';
 import { writeEventTree } from './support/event-trees.ts';
 
 const good = makeEvent({ id: 'good-1', announcedAt: '2026-01-02T03:04:05.678Z' });
@@ -27,8 +29,11 @@ const runValidate = (eventsDir: string) =>
     encoding: 'utf8',
   });
 
-const buildFailure = async (eventsDir: string): Promise<Error> =>
-  buildSite({ siteUrl: 'http://127.0.0.1:1', eventsDir }).then(
+/** A folder of its own for each build: the shared build in dist/ is being served to the other files meanwhile. */
+const outDirOfItsOwn = () => mkdtemp(path.join(tmpdir(), 'departures-board-refused-build-'));
+
+const buildFailure = async (eventsDir: string, outDir?: string): Promise<Error> =>
+  buildSite({ siteUrl: 'http://127.0.0.1:1', eventsDir, outDir: outDir ?? (await outDirOfItsOwn()) }).then(
     () => new Error('the build succeeded'),
     (error: Error) => error,
   );
@@ -133,14 +138,22 @@ describe('npm run validate', () => {
 });
 
 describe('the build', () => {
+  beforeAll(takeAstroTurn, ASTRO_TURN_TIMEOUT_MS);
+  afterAll(giveBackAstroTurn);
+
   it('refuses a tree with a bad file, names every bad file, and publishes nothing', async () => {
-    const publishedData = 'dist/client/data/board.json';
+    // An earlier publication in the output folder, which a refused build must leave as it was.
+    const outDir = await outDirOfItsOwn();
+    const publishedData = path.join(outDir, 'client/data/board.json');
+    await mkdir(path.dirname(publishedData), { recursive: true });
+    await writeFile(publishedData, '{"published": "before"}');
     const before = await stat(publishedData);
-    const failure = await buildFailure(await badTree());
+    const failure = await buildFailure(await badTree(), outDir);
     expect(failure.message).toMatch(/Invalid event files, nothing was built/);
     expect(failure.message).toContain('provider_a/bad-json.json');
     expect(failure.message).toContain('provider_b/bad-fields.json → kind');
     expect((await stat(publishedData)).mtimeMs).toBe(before.mtimeMs);
+    expect(await readFile(publishedData, 'utf8')).toBe('{"published": "before"}');
   });
 
   it('refuses symbolic links in the tree, naming each', async () => {

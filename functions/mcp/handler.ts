@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { MCP_TOOLS } from '../../src/core/mcp/catalogue.ts';
 import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
+import { withinRateLimit } from '../../src/server/http/rate-limit.ts';
 import { jsonResponse } from '../../src/server/http/responses.ts';
 import { screenBody, type JsonRpcErrorObject, type RequestId } from './json-rpc.ts';
 import { guardProtocol } from './protocol.ts';
@@ -29,17 +30,6 @@ const rateLimited = (): Response =>
     { status: 429, headers: { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS), 'Cache-Control': 'no-store' } },
   );
 
-/** Whether this client may go on; a failing limiter lets the request through (logged), never a 500. */
-async function withinRateLimit(limiter: RateLimit, request: Request): Promise<boolean> {
-  const key = request.headers.get('CF-Connecting-IP') ?? 'unknown';
-  try {
-    return (await limiter.limit({ key })).success;
-  } catch (error) {
-    console.error('MCP rate limiter failed; letting the request through', error);
-    return true;
-  }
-}
-
 /**
  * The spec answers SSE to a client that accepts `text/event-stream`, and plain JSON otherwise; the SDK
  * insists on both media types in Accept, so the request it sees always lists both.
@@ -61,7 +51,7 @@ const isJsonBody = (request: Request) =>
 /** A POST (the route table answers every other method). */
 export async function handleMcp(context: EdgeContext): Promise<Response> {
   const { request } = context;
-  if (!(await withinRateLimit(context.env.MCP_RATE_LIMITER, request))) return rateLimited();
+  if (!(await withinRateLimit(context.env.MCP_RATE_LIMITER, request, 'MCP'))) return rateLimited();
 
   const negotiated = negotiate(request);
   // No session id generator: stateless, a fresh server and transport per request.

@@ -1,5 +1,5 @@
 import { answerEdgeRoute } from '../../functions/app.ts';
-import type { EdgeBindings } from '../../src/server/context.ts';
+import type { EdgeBindings, PushBindings } from '../../src/server/context.ts';
 import { assetsBinding, memoryKv, OPEN_RATE_LIMITER, type BuiltFiles } from './built-files.ts';
 
 /**
@@ -16,13 +16,14 @@ export interface EdgeApp {
 
 export function edgeApp(
   files: BuiltFiles,
-  options: { origin?: string; rateLimiter?: RateLimit; sourceHealth?: KVNamespace } = {},
+  options: { origin?: string; rateLimiter?: RateLimit; sourceHealth?: KVNamespace; push?: PushBindings } = {},
 ): EdgeApp {
   const origin = options.origin ?? 'http://localhost:4321';
   const env: EdgeBindings = {
     ASSETS: assetsBinding(files),
     MCP_RATE_LIMITER: options.rateLimiter ?? OPEN_RATE_LIMITER,
     SOURCE_HEALTH: options.sourceHealth ?? memoryKv(),
+    ...options.push,
   };
   return {
     env,

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LOCAL_STATE_DIR } from '../../src/node/local-state.ts';
+import { vapidSecrets } from '../../src/node/local-vapid.ts';
 
 /**
  * Building the site and serving the production build in workerd, shared by `npm start`, the tests and the
@@ -63,22 +64,76 @@ export interface ServeOptions {
   stdio?: StdioOptions;
   /** The built worker to serve; a copy of dist/ can be served to test faults without touching the build. */
   workerConfig?: string;
+  /**
+   * Variables beyond the VAPID secrets, e.g. `PUSH_ALLOW_LOOPBACK_RECEIVER: 'true'` for a test's push receiver
+   * (never set by `npm start`).
+   */
+  vars?: Readonly<Record<string, string>>;
+  /**
+   * The debugger's port. Left out, wrangler takes 9229 or the next free one, and two servers or a build's
+   * prerendering starting at the same moment can both pick the same one (EADDRINUSE).
+   */
+  inspectorPort?: number;
 }
 
+/** Runs wrangler with the project's Node and resolves with its output, or rejects with it. */
+function runWrangler(args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [WRANGLER, ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, ...quietToolEnv, CI: 'true' },
+    stdio: 'pipe',
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`wrangler ${args.slice(0, 3).join(' ')} failed (${code}):\n${output}`)),
+    );
+  });
+}
+
+/** Runs SQL on the local push database in `persistTo` and returns the rows (the tests' look into D1). */
+export async function queryLocalD1(
+  workerConfig: string,
+  persistTo: string,
+  sql: string,
+): Promise<Record<string, unknown>[]> {
+  const args = ['d1', 'execute', 'PUSH_DB', '--local', '--json', '--persist-to', persistTo, '--config', workerConfig];
+  const output = await runWrangler([...args, '--command', sql]);
+  const results = JSON.parse(output.slice(output.indexOf('['))) as { results: Record<string, unknown>[] }[];
+  return results.flatMap((result) => result.results);
+}
+
+/** The push database's migrations (migrations/), applied to the local D1 in `persistTo`; already applied ones are skipped. */
+export const applyMigrations = (workerConfig: string, persistTo: string): Promise<string> =>
+  runWrangler(['d1', 'migrations', 'apply', 'PUSH_DB', '--local', '--persist-to', persistTo, '--config', workerConfig]);
+
 /**
- * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next.
+ * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next. First
+ * the push database's migrations are applied to the state folder, and the VAPID secrets (the environment's, or
+ * the local pair: src/node/local-vapid.ts) are passed as variables; `/__scheduled` runs the cron's handler.
  * It runs in a process group of its own, so `stopServer` ends wrangler and the workerd processes it starts.
  */
-export function serveBuild({
+export async function serveBuild({
   port,
   persistTo = LOCAL_STATE_DIR,
   host = '127.0.0.1',
   stdio = 'pipe',
   workerConfig = BUILT_WORKER_CONFIG,
-}: ServeOptions): ChildProcess {
+  vars = {},
+  inspectorPort,
+}: ServeOptions): Promise<ChildProcess> {
+  await applyMigrations(workerConfig, persistTo);
+  const variables = { ...(await vapidSecrets()), ...vars };
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
-  args.push('--show-interactive-dev-session=false', '--log-level', 'warn');
+  if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));
+  args.push('--show-interactive-dev-session=false', '--log-level', 'warn', '--test-scheduled');
   args.push('--persist-to', persistTo);
+  for (const [name, value] of Object.entries(variables)) args.push('--var', `${name}:${value}`);
   return spawn(process.execPath, args, {
     cwd: projectRoot,
     env: { ...process.env, ...quietToolEnv },
@@ -147,6 +202,8 @@ export function freePort(): Promise<number> {
 
 export interface RunningServer {
   baseUrl: string;
+  /** The state folder it serves (local D1, KV, limiter counters): `wrangler d1 execute --persist-to` reads it. */
+  stateDir: string;
   /** Resident memory of the server's processes (wrangler and workerd), in bytes, read from /proc. */
   residentBytes(): Promise<number>;
   stop(): Promise<void>;
@@ -179,7 +236,7 @@ export async function startServer(
   // A state folder of its own unless one is given (a test that wrote the source-health KV first).
   const ownState = options.persistTo === undefined;
   const state = options.persistTo ?? (await mkdtemp(path.join(tmpdir(), 'departures-board-state-')));
-  const server = serveBuild({ ...options, port, persistTo: state });
+  const server = await serveBuild({ inspectorPort: await freePort(), ...options, port, persistTo: state });
   let log = '';
   server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -193,5 +250,5 @@ export async function startServer(
     await stop();
     throw new Error(`${(error as Error).message}\n${log}`);
   }
-  return { baseUrl, stop, residentBytes: () => residentBytesOfGroup(server.pid ?? -1) };
+  return { baseUrl, stateDir: state, stop, residentBytes: () => residentBytesOfGroup(server.pid ?? -1) };
 }

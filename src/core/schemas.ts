@@ -138,7 +138,16 @@ export type TimelineResponse = z.infer<typeof TimelineResponseSchema>;
 
 export const ErrorBodySchema = z
   .strictObject({
-    error: z.enum(['invalid_query', 'invalid_provider', 'internal_error', 'invalid_event']),
+    error: z.enum([
+      'invalid_query',
+      'invalid_provider',
+      'internal_error',
+      'invalid_event',
+      // The push write path's (decisions.md, "Push notifications").
+      'invalid_request',
+      'rate_limited',
+      'push_unavailable',
+    ]),
     issues: z
       .array(
         z.object({

@@ -14,6 +14,8 @@ import { SAMPLE_DATA_HEADER } from '../core/sample-data.ts';
  * media type, which the asset store cannot know from `.txt` alone with a charset.
  */
 const DATA_FOLDER = '/data/';
+export const SERVICE_WORKER_PATH = '/sw.js';
+export const SERVICE_WORKER_CACHE = 'no-cache';
 
 const routeRule = (route: RouteSpec): Record<string, string> => ({
   ...('text' in route.ok.content ? { 'Content-Type': CONTENT_TYPES.text } : {}),
@@ -31,6 +33,8 @@ const RULES: Record<string, Record<string, string>> = {
   ),
   // Every built data file, listed as a route or not (the provider pages' data, the per-provider feeds).
   [`${DATA_FOLDER}*`]: { 'Cache-Control': CACHE_POLICIES.data },
+  // The push service worker: revalidated at every update check, so a new deploy's worker is picked up soon.
+  [SERVICE_WORKER_PATH]: { 'Cache-Control': SERVICE_WORKER_CACHE },
 };
 
 export interface StaticHeadersOptions {

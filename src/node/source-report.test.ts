@@ -122,7 +122,7 @@ describe('a report written locally is readable through the binding', () => {
     );
 
     const port = await freePort();
-    const server = serveBuild({ port, persistTo: state, workerConfig: config });
+    const server = await serveBuild({ port, persistTo: state, workerConfig: config });
     let log = '';
     server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
     try {

@@ -15,8 +15,23 @@ export interface EdgeContext {
   asset(path: string): Promise<Response>;
 }
 
+/**
+ * Web Push's bindings and secrets (docs/push.md). Optional: a deployment without them (and the in-process
+ * tests) answers the push routes `503 push_unavailable` and serves everything else.
+ */
+export interface PushBindings {
+  PUSH_DB?: D1Database;
+  PUSH_QUEUE?: Queue;
+  PUSH_WRITE_LIMITER?: RateLimit;
+  VAPID_PUBLIC_KEY?: string;
+  VAPID_PRIVATE_KEY?: string;
+  VAPID_SUBJECT?: string;
+  /** `"true"` lets a test's receiver on loopback subscribe; off by default, never on in `npm start`. */
+  PUSH_ALLOW_LOOPBACK_RECEIVER?: string;
+}
+
 /** The part of the worker's `env` the edge handlers use. */
-export type EdgeBindings = Pick<Env, 'ASSETS' | 'MCP_RATE_LIMITER' | 'SOURCE_HEALTH'>;
+export type EdgeBindings = Pick<Env, 'ASSETS' | 'MCP_RATE_LIMITER' | 'SOURCE_HEALTH'> & PushBindings;
 
 export function createContext(request: Request, env: EdgeBindings, now = new Date()): EdgeContext {
   const url = new URL(request.url);

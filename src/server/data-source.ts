@@ -72,3 +72,15 @@ export async function loadRecordShard(assets: AssetFetcher, origin: string, shar
 /** A provider page's history, gaps and track record, read only by that page. */
 export const loadProviderPage = (assets: AssetFetcher, origin: string, provider: Provider): Promise<ProviderPageData> =>
   loadOnce(assets, origin, providerPagePath(provider));
+
+/**
+ * The edge data set read now, not from the isolate's copy: the push dispatcher (once a minute) must see the
+ * events of the build it runs in the moment they are there, and is the only reader that runs on a clock.
+ */
+export async function readEdgeDatasetNow(assets: AssetFetcher, origin: string): Promise<EdgeDataset> {
+  try {
+    return await fetchStamped<EdgeDataset>(assets, origin, EDGE_DATASET_PATH);
+  } catch (error) {
+    throw error instanceof DataSourceUnavailable ? error : new DataSourceUnavailable(String(error));
+  }
+}

@@ -12,6 +12,8 @@ export const BUILD_ENVIRONMENT_SENTINEL = 'sentinel-5f1e0c2a-not-for-any-bundle'
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The served build's local state (D1, KV): see queryLocalD1 in scripts/lib/local-server.ts. */
+    stateDir: string;
   }
 }
 
@@ -22,5 +24,6 @@ export default async function setup(project: TestProject) {
   await buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir: SERVED_EVENTS_DIR });
   const server = await startServer({ port });
   project.provide('baseUrl', server.baseUrl);
+  project.provide('stateDir', server.stateDir);
   return server.stop;
 }

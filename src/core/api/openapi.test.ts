@@ -48,6 +48,8 @@ describe('buildOpenApiDocument', () => {
         '/api/sources',
         '/api/forecast',
         '/api/forecast/track-record',
+        '/api/push/key',
+        '/api/push/subscriptions',
       ].sort(),
     );
   });

@@ -2,6 +2,7 @@ import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { z } from 'zod';
 import '../dataset.ts';
 import { CACHE_POLICIES, mediaTypeOf, type ContentTypeName } from '../routes/policy.ts';
+import { routesByPath } from '../routes/match.ts';
 import { allowedMethods, preflightMethods, ROUTE_TAGS, type BodySpec, type RouteSpec } from '../routes/route.ts';
 import { ROUTES } from '../routes/table.ts';
 import '../schemas.ts';
@@ -70,8 +71,8 @@ const answersConditionally = (route: RouteSpec): boolean =>
   route.methods.includes('GET') && (route.ok.status ?? 200) === 200;
 
 /** Every answer of a route but its success: each follows from a fact of the table. */
-function otherResponses(route: RouteSpec): JsonObject {
-  const allow = { ...cors, Allow: { schema: { type: 'string', const: allowedMethods(route).join(', ') } } };
+function otherResponses(route: RouteSpec, pathRoutes: readonly RouteSpec[]): JsonObject {
+  const allow = { ...cors, Allow: { schema: { type: 'string', const: allowedMethods(pathRoutes).join(', ') } } };
   const responses: JsonObject = {};
   if (answersConditionally(route))
     responses['304'] = {
@@ -97,6 +98,10 @@ function otherResponses(route: RouteSpec): JsonObject {
     : { description: 'another method; `Allow` lists the ones this path answers', headers: allow };
   if (route.served === 'edge' && route.needsData)
     responses['500'] = errorResponse('the data source is unavailable: `internal_error`');
+  for (const [status, description] of Object.entries(route.requestErrors ?? {})) {
+    const withRetry = status === '429' ? { ...cors, 'Retry-After': header('RetryAfter') } : cors;
+    responses[status] = { ...errorResponse(description), headers: withRetry };
+  }
   for (const [status, description] of Object.entries(route.protocolStatuses ?? {})) {
     const withRetry = status === '429' ? { ...allow, 'Retry-After': header('RetryAfter') } : cors;
     responses[status] =
@@ -129,7 +134,20 @@ function successResponse(route: RouteSpec, withBody: boolean): JsonObject {
   };
 }
 
-function operations(route: RouteSpec): JsonObject {
+/** A JSON-RPC route's request body is a JSON-RPC message; a write's is its own schema. */
+function requestBody(route: RouteSpec): JsonObject {
+  const schema = route.requestBody === undefined ? ref('JsonRpcRequest') : bodySchema(route.requestBody.schema);
+  return { requestBody: { required: true, content: { 'application/json': { schema } } } };
+}
+
+function successResponses(route: RouteSpec, withBody: boolean): JsonObject {
+  const first = { [String(route.ok.status ?? 200)]: successResponse(route, withBody) };
+  if (route.ok.alsoOk === undefined) return first;
+  const { status, description } = route.ok.alsoOk;
+  return { ...first, [String(status)]: { ...successResponse(route, withBody), description } };
+}
+
+function operations(route: RouteSpec, pathRoutes: readonly RouteSpec[]): JsonObject {
   // Path parameters are the path item's (every method's, OPTIONS included); the query is the reading methods'.
   const parameters = route.query === undefined ? [] : queryParameters(route.query.schema, route.query.required);
   const operation = (method: string, withBody: boolean) => ({
@@ -139,15 +157,19 @@ function operations(route: RouteSpec): JsonObject {
     ...(route.description === undefined ? {} : { description: route.description }),
     security: [],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(method === 'post'
-      ? { requestBody: { required: true, content: { 'application/json': { schema: ref('JsonRpcRequest') } } } }
-      : {}),
-    responses: { [String(route.ok.status ?? 200)]: successResponse(route, withBody), ...otherResponses(route) },
+    ...(method === 'post' || method === 'delete' ? requestBody(route) : {}),
+    responses: { ...successResponses(route, withBody), ...otherResponses(route, pathRoutes) },
   });
   const result: JsonObject = {};
   for (const method of route.methods) result[method.toLowerCase()] = operation(method.toLowerCase(), true);
   if (route.methods.includes('GET')) result['head'] = operation('head', false);
-  result['options'] = {
+  return result;
+}
+
+/** OPTIONS of a path: once, for all its entries. */
+function optionsOperation(pathRoutes: readonly RouteSpec[]): JsonObject {
+  const route = pathRoutes[0]!;
+  return {
     operationId: `${route.id}Options`,
     tags: [route.tag],
     summary: route.preflight ? 'CORS preflight' : 'The methods this path answers',
@@ -157,11 +179,11 @@ function operations(route: RouteSpec): JsonObject {
         description: route.preflight ? 'any origin may call this path' : '`Allow` lists the methods',
         headers: {
           ...cors,
-          Allow: { schema: { type: 'string', const: allowedMethods(route).join(', ') } },
+          Allow: { schema: { type: 'string', const: allowedMethods(pathRoutes).join(', ') } },
           ...(route.preflight
             ? {
                 'Access-Control-Allow-Methods': {
-                  schema: { type: 'string', const: preflightMethods(route).join(', ') },
+                  schema: { type: 'string', const: preflightMethods(pathRoutes).join(', ') },
                 },
                 'Access-Control-Max-Age': { schema: { type: 'string', const: '86400' } },
               }
@@ -170,7 +192,6 @@ function operations(route: RouteSpec): JsonObject {
       },
     },
   };
-  return result;
 }
 
 /** `routes`: the route table (another list only in the test that proves a new route follows from its entry). */
@@ -194,9 +215,17 @@ export function buildOpenApiDocument(baseUrl: string, routes: readonly RouteSpec
     security: [],
     tags: Object.entries(ROUTE_TAGS).map(([name, description]) => ({ name, description })),
     paths: Object.fromEntries(
-      routes.map((route) => {
-        const parameters = pathParameters(route);
-        return [route.path, { ...(parameters.length > 0 ? { parameters } : {}), ...operations(route) }];
+      routesByPath(routes).map(([path, pathRoutes]) => {
+        const parameters = pathParameters(pathRoutes[0]!);
+        const methods = pathRoutes.map((route) => operations(route, pathRoutes));
+        return [
+          path,
+          {
+            ...(parameters.length > 0 ? { parameters } : {}),
+            ...Object.assign({}, ...methods),
+            options: optionsOperation(pathRoutes),
+          },
+        ];
       }),
     ),
     components: {

@@ -93,6 +93,16 @@ export const en = {
     permalink: 'permalink',
     none: 'No announcements yet.',
     endpointsHeading: 'Machine-readable endpoints',
+    /** Between a status line's parts, at its end, after a title or label, around an id, between links and paths. */
+    punctuation: {
+      between: '; ',
+      end: '.',
+      afterTitle: ': ',
+      open: ' (',
+      close: ')',
+      comma: ', ',
+      pathSeparator: ', ',
+    },
     terms: 'Please link back to the service and keep each event’s original post URL when republishing.',
   },
   windowCalendar: {
@@ -134,6 +144,32 @@ export const en = {
       weekly_time: 'That weekly window time does not exist in your time zone (a clock change?).',
     },
     languages: { en: 'English', zh: '中文' },
+  },
+  /** The "Notify me" control on the board and provider pages (src/components/NotifyControl.astro). */
+  notify: {
+    heading: 'Notify me',
+    intro:
+      'Get a browser notification the moment an announcement is published, for the providers and kinds you choose.',
+    fallback:
+      'Notifications need JavaScript and a browser with web push. Without them, follow a feed or subscribe to the calendar:',
+    providers: 'Providers',
+    kinds: 'Announcements',
+    language: 'Language',
+    subscribe: 'Notify me',
+    update: 'Save my choices',
+    stop: 'Stop notifications',
+    privacy: 'Kept: this browser’s push address and your choices, never your IP address. Stop here at any time.',
+    status: {
+      subscribed: 'Notifications are on in this browser.',
+      saved: 'Saved. You will be notified of what you chose.',
+      stopped: 'Notifications are off.',
+      denied: 'This site’s notifications are blocked in your browser’s settings.',
+      chooseProvider: 'Choose at least one provider.',
+      chooseKind: 'Choose at least one kind of announcement.',
+      busy: 'Too many changes: try again in a minute.',
+      unavailable: 'Notifications are not available on this server.',
+      failed: 'That did not work. Please try again later.',
+    },
   },
   ui: {
     siteTagline: 'Official usage-limit resets of three AI coding-tool providers, and what their cadence suggests.',
@@ -266,6 +302,15 @@ export const en = {
       commit: 'commit',
       separator: ', ',
     },
+  },
+  /** Web Push notifications (src/core/push/payload.ts): the title and body a subscriber's browser shows. */
+  push: {
+    title: (provider: string, kind: string) => `${provider}: ${kind}`,
+    scheduledTitle: (provider: string, kind: string) => `${provider}: ${kind} scheduled`,
+    effectiveTitle: (provider: string, kind: string) => `${provider}: ${kind} now`,
+    scheduledFor: (time: string) => `Scheduled for ${time}.`,
+    inEffectSince: (time: string) => `In effect since ${time}.`,
+    separator: ' ',
   },
 };
 

@@ -10,7 +10,8 @@ import { weekdayMinute } from './format.ts';
 import { zh } from './zh.ts';
 
 /**
- * The Chinese proofreading rules (docs/architecture.md, "Chinese text"), written here rather than taken from the code
+ * Beside chinese-style.test.ts, which reads the source's literals: the strings as the service gives them out.
+ * The Chinese proofreading rules (docs/website.md, "Chinese style"), written here rather than taken from the code
  * under test, checked over every Chinese string the service says: every value of zh.ts and of the forecast
  * page's words (functions called with sample arguments), the Chinese Markdown mirror, and the relative times
  * and dates the Chinese pages show.

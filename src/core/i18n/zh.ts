@@ -92,6 +92,15 @@ export const zh: Translations = {
     permalink: '永久链接',
     none: '暂无公告。',
     endpointsHeading: '机器可读接口',
+    punctuation: {
+      between: '；',
+      end: '。',
+      afterTitle: '：',
+      open: '（',
+      close: '）',
+      comma: '，',
+      pathSeparator: '、',
+    },
     terms: '转载时请链接回本服务，并保留每条公告的原始帖子链接。',
   },
   windowCalendar: {
@@ -133,6 +142,30 @@ export const zh: Translations = {
       weekly_time: '该每周窗口时间在你的时区中不存在（是否遇到夏令时切换？）。',
     },
     languages: { en: 'English', zh: '中文' },
+  },
+  /** The "Notify me" control on the board and provider pages (src/components/NotifyControl.astro). */
+  notify: {
+    heading: '通知我',
+    intro: '你选择的供应商和类型一有新公告发布，浏览器就会通知你。',
+    fallback: '通知需要 JavaScript 和支持网页推送的浏览器。没有的话，可以订阅信息源或日历：',
+    providers: '供应商',
+    kinds: '公告类型',
+    language: '语言',
+    subscribe: '通知我',
+    update: '保存我的选择',
+    stop: '停止通知',
+    privacy: '只保存此浏览器的推送地址和你的选择，从不保存 IP 地址。随时可以在这里停止。',
+    status: {
+      subscribed: '此浏览器的通知已开启。',
+      saved: '已保存。有你选择的公告时会通知你。',
+      stopped: '通知已关闭。',
+      denied: '浏览器设置中已阻止本站的通知。',
+      chooseProvider: '请至少选择一个供应商。',
+      chooseKind: '请至少选择一种公告类型。',
+      busy: '更改太频繁：请一分钟后再试。',
+      unavailable: '此服务器不提供通知。',
+      failed: '操作失败，请稍后再试。',
+    },
   },
   ui: {
     siteTagline: '三家 AI 编程工具供应商的官方用量上限重置公告，以及它们的节奏所提示的下一次重置。',
@@ -261,5 +294,14 @@ export const zh: Translations = {
       commit: '提交',
       separator: '，',
     },
+  },
+  /** Web Push 通知（src/core/push/payload.ts）：订阅者的浏览器显示的标题和正文。 */
+  push: {
+    title: (provider: string, kind: string) => `${provider}：${kind}`,
+    scheduledTitle: (provider: string, kind: string) => `${provider}：${kind}已排定`,
+    effectiveTitle: (provider: string, kind: string) => `${provider}：现在${kind}`,
+    scheduledFor: (time: string) => `定于 ${time}。`,
+    inEffectSince: (time: string) => `自 ${time} 起生效。`,
+    separator: '',
   },
 };

@@ -25,15 +25,10 @@ export interface MarkdownInput {
 export const escapeMarkdown = (text: string): string =>
   text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()<>#+\-.!|~]/g, (char) => `\\${char}`);
 
-/** The punctuation between the mirror's parts: Chinese lines take full-width marks (docs/architecture.md, "Chinese text"). */
-const PUNCTUATION = {
-  en: { open: ' (', close: ')', colon: ': ', semicolon: '; ', comma: ', ', end: '.' },
-  zh: { open: '（', close: '）', colon: '：', semicolon: '；', comma: '，', end: '。' },
-} as const satisfies Record<Locale, Record<string, string>>;
-
 export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData }: MarkdownInput): string {
   const text = TRANSLATIONS[locale].markdown;
-  const { open, close, colon, semicolon, comma, end } = PUNCTUATION[locale];
+  // Chinese lines take full-width marks (docs/website.md, "Chinese style"): the locale gives them.
+  const { between, end, afterTitle, open, close, comma, pathSeparator } = text.punctuation;
   const nowMs = Date.parse(board.updatedAt);
   const lines = [`# ${SERVICE_NAME}`, ''];
   if (sampleData) lines.push(`**${TRANSLATIONS[locale].sampleDataNotice}**`, '');
@@ -41,7 +36,7 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
 
   for (const row of board.providers) {
     // Named by label and by id: an agent matches the id against the API, a person reads the label.
-    const status = `**${PROVIDER_LABELS[locale][row.provider]}**${open}\`${row.provider}\`${close}${colon}${STATUS_LABELS[locale][row.status]}${open}\`${row.status}\`${close}`;
+    const status = `**${PROVIDER_LABELS[locale][row.provider]}**${open}\`${row.provider}\`${close}${afterTitle}${STATUS_LABELS[locale][row.status]}${open}\`${row.status}\`${close}`;
     const last =
       row.lastReset === null || row.daysSince === null
         ? text.noReset
@@ -49,7 +44,7 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
             utcMinute(row.lastReset.effectiveAt ?? row.lastReset.announcedAt),
             days(row.daysSince, locale),
           );
-    lines.push(`- ${status}${semicolon}${last}${semicolon}${text.estimate(row, nowMs)}${end}`);
+    lines.push(`- ${status}${between}${last}${between}${text.estimate(row, nowMs)}${end}`);
   }
 
   lines.push('', `## ${text.latestHeading}`, '');
@@ -59,7 +54,7 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
     const label = `${PROVIDER_LABELS[locale][event.provider]}${open}\`${event.provider}\`${close} · ${KIND_LABELS[locale][event.kind]}`;
     // The summary is the post's own (English) text; the parenthesis after it follows the line's language.
     lines.push(
-      `- ${utcMinute(event.announcedAt)} · ${label} · \`${event.scope}\`${colon}${escapeMarkdown(event.summary)}${locale === 'en' ? ' ' : ''}` +
+      `- ${utcMinute(event.announcedAt)} · ${label} · \`${event.scope}\`${afterTitle}${escapeMarkdown(event.summary)}${locale === 'en' ? ' ' : ''}` +
         `${open.trim()}[${text.original}](<${new URL(event.sourceUrl).href}>)${comma}[${text.permalink}](<${eventPageUrl(baseUrl, event)}>)${close}`,
     );
   }
@@ -67,7 +62,7 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
   lines.push('', `## ${text.endpointsHeading}`, '');
   for (const endpoint of endpointListings(locale)) {
     const paths = [endpoint.path, ...endpoint.aliases].map((path) => `\`${endpoint.method} ${baseUrl}${path}\``);
-    lines.push(`- ${endpoint.title}${colon}${paths.join(locale === 'en' ? ', ' : '、')}`);
+    lines.push(`- ${endpoint.title}${afterTitle}${paths.join(pathSeparator)}`);
   }
   lines.push('', text.terms, '');
   return lines.join('\n');

@@ -16,5 +16,5 @@ export function relativeTime(targetMs: number, nowMs: number, locale: Locale): s
   return spaced(format.format(0, 'minute'));
 }
 
-/** Intl writes `6天前`; the house puts a space between digits and Chinese characters (`6 天前`, as zh.ts does). */
+/** Intl sets digits right against the Chinese characters; the house puts a space between them, as zh.ts does. */
 const spaced = (text: string): string => text.replace(/(\d)(?=\p{Script=Han})/gu, '$1 ');

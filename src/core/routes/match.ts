@@ -8,7 +8,10 @@ import { ROUTES } from './table.ts';
  */
 
 export interface RouteMatch {
+  /** The path's first entry (its only one, but for a path with an entry per method). */
   route: RouteSpec;
+  /** Every entry of the path: the one to answer is the one whose methods hold the request's. */
+  routes: readonly RouteSpec[];
   /** The path's named parts, percent-decoded (a malformed escape is kept as it came). */
   params: Record<string, string>;
 }
@@ -38,20 +41,29 @@ function safeDecode(segment: string): string {
   }
 }
 
-/** A route and a pattern matcher for each; exact paths first so that a template never shadows one. */
+/** The entries of each path, in table order. */
+function byPath(routes: readonly RouteSpec[]): Map<string, RouteSpec[]> {
+  const paths = new Map<string, RouteSpec[]>();
+  for (const route of routes) paths.set(route.path, [...(paths.get(route.path) ?? []), route]);
+  return paths;
+}
+
+/** A path's entries and a pattern matcher for each; exact paths first so that a template never shadows one. */
 export function createMatcher(routes: readonly RouteSpec[]): (pathname: string) => RouteMatch | undefined {
-  const exact = new Map(routes.filter((route) => !route.path.includes('{')).map((route) => [route.path, route]));
-  const templated = routes
-    .filter((route) => route.path.includes('{'))
-    .map((route) => ({ route, ...templatePattern(route.path) }));
+  const paths = [...byPath(routes)];
+  const exact = new Map(paths.filter(([path]) => !path.includes('{')));
+  const templated = paths
+    .filter(([path]) => path.includes('{'))
+    .map(([path, entries]) => ({ entries, ...templatePattern(path) }));
   return (pathname) => {
-    const route = exact.get(pathname);
-    if (route !== undefined) return { route, params: {} };
+    const entries = exact.get(pathname);
+    if (entries !== undefined) return { route: entries[0]!, routes: entries, params: {} };
     for (const candidate of templated) {
       const values = candidate.pattern.exec(pathname);
       if (values !== null) {
         return {
-          route: candidate.route,
+          route: candidate.entries[0]!,
+          routes: candidate.entries,
           params: Object.fromEntries(candidate.names.map((name, index) => [name, safeDecode(values[index + 1]!)])),
         };
       }
@@ -59,6 +71,9 @@ export function createMatcher(routes: readonly RouteSpec[]): (pathname: string) 
     return undefined;
   };
 }
+
+/** Each path once, with its entries (the OpenAPI paths, `Allow`). */
+export const routesByPath = (routes: readonly RouteSpec[]): [string, RouteSpec[]][] => [...byPath(routes)];
 
 export const EDGE_ROUTES: readonly RouteSpec[] = ROUTES.filter((route) => route.served === 'edge');
 

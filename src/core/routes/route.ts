@@ -2,11 +2,12 @@ import type { z } from 'zod';
 import type { CachePolicy, ContentTypeName } from './policy.ts';
 
 /**
- * What one endpoint is, described once. The router, the CORS preflight, `405` with `Allow`, HEAD, the OpenAPI
+ * What one operation is, described once (a path with two methods of different meaning, such as the push
+ * subscriptions' POST and DELETE, has an entry per method). The router, the CORS preflight, `405` with `Allow`, HEAD, the OpenAPI
  * paths, the endpoint listings and the worker-first asset list all follow from these entries (table.ts).
  */
 
-export type Method = 'GET' | 'POST';
+export type Method = 'GET' | 'POST' | 'DELETE';
 
 /** A response body: a zod schema (JSON), or `text` for a document in its own format. */
 export type BodySpec = z.ZodType | 'text';
@@ -25,7 +26,9 @@ export interface RouteSpec {
   readonly pathParams?: Readonly<Record<string, z.ZodType>>;
   /** The successful answer: its status (200 unless said), media types and headers beyond CORS and caching. */
   readonly ok: {
-    readonly status?: 200 | 308;
+    /** 201 and 200 both succeed for a write that creates or replaces (`alsoOk`). */
+    readonly status?: 200 | 201 | 204 | 308;
+    readonly alsoOk?: { readonly status: 200; readonly description: string };
     readonly description: string;
     readonly content: Partial<Record<ContentTypeName, BodySpec>>;
     readonly headers?: readonly ResponseHeaderName[];
@@ -45,6 +48,10 @@ export interface RouteSpec {
   readonly corsHeaders?: { readonly allow: readonly string[]; readonly expose: readonly string[] };
   /** JSON-RPC routes answer their HTTP errors with a JSON-RPC error object. */
   readonly jsonRpc?: true;
+  /** A write's JSON request body: its schema and the largest body accepted. */
+  readonly requestBody?: { readonly schema: z.ZodType; readonly maxBytes: number };
+  /** A write's error statuses (the decided error body; 429 with Retry-After), with what each means. */
+  readonly requestErrors?: Readonly<Partial<Record<400 | 415 | 429 | 503, string>>>;
   /** Statuses of a protocol's own (MCP's), with what each means. */
   readonly protocolStatuses?: Readonly<Partial<Record<number, string>>>;
   /** What the `404` of an edge route with path parameters means (default: an unknown provider). */
@@ -63,17 +70,23 @@ export const ROUTE_TAGS = {
   agents: 'Markdown mirrors, llms.txt and MCP for AI agents',
   data: 'The build’s data files and documents',
   badges: 'Embeddable status badges',
+  push: 'Web Push: be told when a reset lands',
 } as const;
 export type RouteTag = keyof typeof ROUTE_TAGS;
 
 export type ResponseHeaderName = 'ETag' | 'ContentDispositionInline' | 'ContentDispositionAttachment' | 'Location';
 
-/** The methods a route answers, in the order `Allow` lists them. */
-export const allowedMethods = (route: RouteSpec): string[] => [
-  ...route.methods,
-  ...(route.methods.includes('GET') ? ['HEAD'] : []),
-  'OPTIONS',
+/** The entries of one path (one, or one per method). */
+export type PathRoutes = RouteSpec | readonly RouteSpec[];
+const methodsOf = (routes: PathRoutes): Method[] => [
+  ...new Set((Array.isArray(routes) ? routes : [routes]).flatMap((route: RouteSpec) => route.methods)),
 ];
 
-/** `Access-Control-Allow-Methods` of a preflight: the route's own methods (spec: `GET, OPTIONS`). */
-export const preflightMethods = (route: RouteSpec): string[] => [...route.methods, 'OPTIONS'];
+/** The methods a path answers, in the order `Allow` lists them. */
+export const allowedMethods = (routes: PathRoutes): string[] => {
+  const methods = methodsOf(routes);
+  return [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
+};
+
+/** `Access-Control-Allow-Methods` of a preflight: the path's own methods (spec: `GET, OPTIONS`). */
+export const preflightMethods = (routes: PathRoutes): string[] => [...methodsOf(routes), 'OPTIONS'];

@@ -14,15 +14,21 @@ const pathsOf = (document: Record<string, unknown>) => document['paths'] as Reco
 const concrete = (template: string) => template.replace('{provider}', 'provider_b').replace('{year}', '2026');
 
 describe('the route table', () => {
-  it('has unique ids and paths', () => {
+  it('has unique ids, and a path shared by entries only when each has methods of its own', () => {
     expect(new Set(ROUTES.map((route) => route.id)).size).toBe(ROUTES.length);
-    expect(new Set(ROUTES.map((route) => route.path)).size).toBe(ROUTES.length);
+    for (const path of new Set(ROUTES.map((route) => route.path))) {
+      const methods = ROUTES.filter((route) => route.path === path).flatMap((route) => [...route.methods]);
+      expect(new Set(methods).size, path).toBe(methods.length);
+    }
   });
 
   it('routes every edge path, with its named parts, and nothing else', () => {
     for (const route of ROUTES.filter((candidate) => candidate.served === 'edge')) {
       const match = matchEdgeRoute(concrete(route.path));
-      expect(match?.route.id, route.path).toBe(route.id);
+      expect(
+        match?.routes.map((entry) => entry.id),
+        route.path,
+      ).toContain(route.id);
       if (route.path.includes('{provider}')) expect(match?.params).toEqual({ provider: 'provider_b' });
     }
     for (const path of [
@@ -53,13 +59,15 @@ describe('the route table', () => {
 
   it('gives each route its OpenAPI path, with an operation per method and every status it can answer', () => {
     const paths = pathsOf(buildOpenApiDocument('https://board.example'));
-    expect(Object.keys(paths).sort()).toEqual(ROUTES.map((route) => route.path).sort());
+    expect(Object.keys(paths).sort()).toEqual([...new Set(ROUTES.map((route) => route.path))].sort());
     for (const route of ROUTES) {
       const operations = paths[route.path]!;
-      const statuses = Object.keys(
-        ((route.methods as readonly string[]).includes('GET') ? operations['get'] : operations['post'])!.responses,
-      ).sort();
+      const method = route.methods[0].toLowerCase();
+      const statuses = Object.keys(operations[method]!.responses).sort();
+      expect(operations[method]!.operationId).toBe(route.id);
       const expected = new Set([String('status' in route.ok ? route.ok.status : 200), '405']);
+      if ('alsoOk' in route.ok) expected.add(String(route.ok.alsoOk.status));
+      if ('requestErrors' in route) for (const status of Object.keys(route.requestErrors)) expected.add(status);
       if ((route.methods as readonly string[]).includes('GET') && !('status' in route.ok)) expected.add('304');
       if ('query' in route) expected.add('400');
       if ('pathParams' in route) expected.add('404');
@@ -67,10 +75,12 @@ describe('the route table', () => {
       if ('protocolStatuses' in route) for (const status of Object.keys(route.protocolStatuses)) expected.add(status);
       expect(statuses, route.path).toEqual([...expected].sort());
       // Path parameters belong to the path item, so that every method (OPTIONS too) defines them.
-      expect(Object.keys(operations).sort(), route.path).toEqual([
-        ...((route.methods as readonly string[]).includes('GET') ? ['get', 'head', 'options'] : ['options', 'post']),
-        ...('pathParams' in route ? ['parameters'] : []),
-      ]);
+      const pathMethods = ROUTES.filter((entry) => entry.path === route.path).flatMap((entry) =>
+        entry.methods.flatMap((name) => (name === 'GET' ? ['get', 'head'] : [name.toLowerCase()])),
+      );
+      expect(Object.keys(operations).sort(), route.path).toEqual(
+        [...pathMethods, 'options', ...('pathParams' in route ? ['parameters'] : [])].sort(),
+      );
     }
   });
 
@@ -107,6 +117,7 @@ describe('the route table', () => {
     const routes = [...ROUTES, added];
     expect(createMatcher(routes)('/api/example/provider_a')).toEqual({
       route: added,
+      routes: [added],
       params: { provider: 'provider_a' },
     });
     const operation = pathsOf(buildOpenApiDocument('https://board.example', routes))['/api/example/{provider}']!;

@@ -8,6 +8,13 @@ import {
   PublishedEventsSchema,
 } from '../dataset.ts';
 import { ProviderSchema } from '../enums.ts';
+import {
+  PUSH_BODY_MAX_BYTES,
+  PushKeySchema,
+  SubscribeRequestSchema,
+  SubscriptionTopicsSchema,
+  UnsubscribeRequestSchema,
+} from '../push/subscription.ts';
 import { EventRecordSchema } from '../provenance.ts';
 import { ForecastResponseSchema, ForecastTrackRecordSchema } from '../forecast/schemas.ts';
 import { FEED_FORMATS, JsonFeedSchema } from '../render/feed-formats.ts';
@@ -29,6 +36,24 @@ import type { RouteSpec } from './route.ts';
 
 const provider = { provider: ProviderSchema };
 const AnyJsonObject = z.looseObject({});
+
+/** The push subscriptions' POST and DELETE: one path, one entry per method. */
+const PUSH_WRITE = {
+  path: '/api/push/subscriptions',
+  tag: 'push',
+  cache: 'noStore',
+  served: 'edge',
+  conditional: false,
+  preflight: true,
+  needsData: false,
+  corsHeaders: { allow: ['Content-Type'], expose: [] },
+  requestErrors: {
+    400: 'a bad body: `invalid_request` with `issues` (types, providers, kinds, endpoint rules, key sizes, over 4 KiB)',
+    415: 'the body is not `application/json`: `invalid_request`',
+    429: 'more than 10 writes in a minute from this IP: `rate_limited`; see Retry-After',
+    503: 'push is not configured on this deployment: `push_unavailable`',
+  },
+} as const;
 
 /** MCP's two paths answer alike. */
 const MCP_ROUTE = {
@@ -486,6 +511,42 @@ export const ROUTES = [
     conditional: false,
     preflight: false,
     needsData: false,
+  },
+  // Web Push (decisions.md, "Push notifications"; docs/push.md): the key, and the service's one write path.
+  {
+    id: 'getPushKey',
+    path: '/api/push/key',
+    methods: ['GET'],
+    tag: 'push',
+    summary: 'The VAPID public key a browser subscribes with (applicationServerKey)',
+    ok: { description: 'the public key', content: { json: PushKeySchema } },
+    cache: 'api',
+    served: 'edge',
+    conditional: false,
+    preflight: true,
+    needsData: false,
+    requestErrors: { 503: 'push is not configured on this deployment: `push_unavailable`' },
+  },
+  {
+    ...PUSH_WRITE,
+    id: 'postPushSubscription',
+    methods: ['POST'],
+    summary: 'Subscribe a browser push endpoint to providers and kinds of events, in a language',
+    requestBody: { schema: SubscribeRequestSchema, maxBytes: PUSH_BODY_MAX_BYTES },
+    ok: {
+      status: 201,
+      description: 'a new endpoint: the topics and language stored',
+      content: { json: SubscriptionTopicsSchema },
+      alsoOk: { status: 200, description: 'a known endpoint: its topics and language replaced' },
+    },
+  },
+  {
+    ...PUSH_WRITE,
+    id: 'deletePushSubscription',
+    methods: ['DELETE'],
+    summary: 'Forget a browser push endpoint (also one never seen)',
+    requestBody: { schema: UnsubscribeRequestSchema, maxBytes: PUSH_BODY_MAX_BYTES },
+    ok: { status: 204, description: 'forgotten', content: {} },
   },
 ] as const satisfies readonly RouteSpec[];
 

@@ -15,18 +15,25 @@ export const EXPOSED_HEADERS = ['ETag', 'Retry-After', 'Content-Disposition', 'X
 export const ALLOWED_REQUEST_HEADERS = ['If-None-Match', 'Authorization'] as const;
 const union = (...lists: readonly (readonly string[])[]) => [...new Set(lists.flat())].join(', ');
 
-/** OPTIONS on a route: the spec's preflight where the route table says so, else `204` with `Allow`. */
-export function optionsResponse(route: RouteSpec): Response {
-  const allow = allowedMethods(route).join(', ');
+/** OPTIONS on a path: the spec's preflight where the route table says so, else `204` with `Allow`. */
+export function optionsResponse(routes: readonly RouteSpec[]): Response {
+  const route = routes[0]!;
+  const allow = allowedMethods(routes).join(', ');
   if (!route.preflight) return new Response(null, { status: 204, headers: { Allow: allow } });
   const headers: Record<string, string> = {
     Allow: allow,
     'Access-Control-Allow-Origin': '*',
-    'Access-Control-Allow-Methods': preflightMethods(route).join(', '),
+    'Access-Control-Allow-Methods': preflightMethods(routes).join(', '),
     'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
   };
-  headers['Access-Control-Allow-Headers'] = union(route.corsHeaders?.allow ?? [], ALLOWED_REQUEST_HEADERS);
-  headers['Access-Control-Expose-Headers'] = union(EXPOSED_HEADERS, route.corsHeaders?.expose ?? []);
+  headers['Access-Control-Allow-Headers'] = union(
+    routes.flatMap((entry) => entry.corsHeaders?.allow ?? []),
+    ALLOWED_REQUEST_HEADERS,
+  );
+  headers['Access-Control-Expose-Headers'] = union(
+    EXPOSED_HEADERS,
+    routes.flatMap((entry) => entry.corsHeaders?.expose ?? []),
+  );
   return new Response(null, { status: 204, headers });
 }
 

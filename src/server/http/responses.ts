@@ -33,9 +33,20 @@ export const invalidProvider = (): Response => errorResponse(404, { error: 'inva
 export const invalidEvent = (): Response => errorResponse(404, { error: 'invalid_event' });
 export const internalError = (): Response => errorResponse(500, { error: 'internal_error' });
 
-/** `405` with the route's `Allow`; a JSON-RPC route says it in a JSON-RPC error, as its clients expect. */
-export function methodNotAllowed(route: RouteSpec): Response {
-  const headers = { Allow: allowedMethods(route).join(', '), 'Cache-Control': CACHE_POLICIES.noStore };
+/** The push write path's errors (decisions.md, "Push notifications"). */
+export const invalidRequest = (issues: QueryIssue[], status: 400 | 415 = 400): Response =>
+  errorResponse(status, { error: 'invalid_request', issues });
+export const pushUnavailable = (): Response => errorResponse(503, { error: 'push_unavailable' });
+export const rateLimited = (retryAfterSeconds: number): Response =>
+  jsonResponse(
+    { error: 'rate_limited' },
+    { status: 429, headers: { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': CACHE_POLICIES.noStore } },
+  );
+
+/** `405` with the path's `Allow`; a JSON-RPC route says it in a JSON-RPC error, as its clients expect. */
+export function methodNotAllowed(routes: readonly RouteSpec[]): Response {
+  const route = routes[0]!;
+  const headers = { Allow: allowedMethods(routes).join(', '), 'Cache-Control': CACHE_POLICIES.noStore };
   if (route.jsonRpc !== true) return new Response(null, { status: 405, headers });
   const message = `Method not allowed: send JSON-RPC messages with ${route.methods.join(' or ')}.`;
   return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }, { status: 405, headers });

@@ -1,0 +1,139 @@
+import fc from 'fast-check';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fixtureFiles } from '../scripts/lib/built-files.ts';
+import { edgeApp } from '../scripts/lib/edge-app.ts';
+import { ErrorBodySchema } from '../src/core/schemas.ts';
+import { makeEvent, NOW, resetsWithGaps } from '../src/core/test-events.ts';
+import { forgetLoadedData } from '../src/server/data-source.ts';
+import { hostileMcpBody, hostileQuery, hostileSegment } from '../tests/support/hostile-requests.ts';
+
+/**
+ * Hostile requests against every edge route in-process (the worker's own route function over a fixture's
+ * built files): every answer is one the spec allows, a 400 carries a valid error body, and nothing is a 5xx
+ * or left unanswered. FUZZ_RUNS sets the count per route (`npm run fuzz` runs many more); tests/fuzz.http.test.ts
+ * sends a sample of the same over HTTP to workerd, with the pages the edge hands to Astro.
+ */
+
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 400);
+const EVENTS = [
+  ...resetsWithGaps([7, 8, 6, 9], 2).map((event) => ({ ...event, provider: 'provider_a' as const })),
+  makeEvent({ provider: 'provider_b', kind: 'boost', announcedAt: '2026-06-10T08:00:00.000Z' }),
+  makeEvent({ provider: 'provider_c', kind: 'tease', announcedAt: '2026-06-14T08:00:00.000Z' }),
+];
+const app = edgeApp(fixtureFiles(EVENTS, NOW));
+
+interface Probe {
+  path: string;
+  init?: RequestInit;
+  allowed: number[];
+  /** Whether the edge may hand the request to Astro's pages (a path under a page route). */
+  pagesMayAnswer?: boolean;
+}
+
+async function check({ path, init, allowed, pagesMayAnswer = false }: Probe): Promise<void> {
+  const label = `${init?.method ?? 'GET'} ${path.slice(0, 200)}`;
+  const response = await app.request(path, init, NOW);
+  if (response === undefined) {
+    expect(pagesMayAnswer, `${label} was handed to the pages`).toBe(true);
+    return;
+  }
+  const body = await response.text();
+  expect(allowed, `${label} answered ${response.status}`).toContain(response.status);
+  if (response.status === 400 && !path.startsWith('/mcp'))
+    expect(ErrorBodySchema.safeParse(JSON.parse(body)).success, body).toBe(true);
+}
+
+async function fuzz(arbitrary: fc.Arbitrary<Probe>, count: number): Promise<number> {
+  const probes = fc.sample(arbitrary, count);
+  for (const probe of probes) await check(probe);
+  return probes.length;
+}
+
+beforeEach(() => forgetLoadedData());
+
+const QUERY_ROUTES: [string, number[]][] = [
+  ['/api/status', [200, 304]],
+  ['/api/timeline', [200, 304, 400]],
+  ['/api/timeline.csv', [200, 400]],
+  ['/api/forecast', [200, 304, 400]],
+  ['/feed.xml', [200, 400]],
+  ['/feed.atom', [200, 400]],
+  ['/feed.json', [200, 400]],
+  ['/calendar.ics', [200, 400]],
+  ['/api/ics', [200, 400]],
+  ['/api/feed', [308, 400]],
+  ['/index.md', [200]],
+  ['/zh/index.md', [200]],
+];
+
+describe(`edge routes in-process, fuzzed (${RUNS} requests per route)`, {
+  timeout: Math.max(60_000, RUNS * 50),
+}, () => {
+  it.each(QUERY_ROUTES)('%s with hostile query strings', async (path, allowed) => {
+    expect(
+      await fuzz(
+        hostileQuery.map((query) => ({ path: `${path}?${query}`, allowed })),
+        RUNS,
+      ),
+    ).toBe(RUNS);
+  });
+
+  it.each([
+    ['/api/status/', [200, 304, 404], false],
+    ['/badge/', [200, 404], false],
+    ['/', [200, 404], true],
+    ['/zh/', [200, 404], true],
+  ] as const)('%s<segment> with hostile provider names', async (prefix, allowed, pagesMayAnswer) => {
+    // An odd form of a path (docs/api.md "Odd paths") is one 308 to the canonical path, or 404.
+    const oddForm = (path: string) => {
+      const { pathname } = new URL(path, 'http://localhost');
+      return (pathname.endsWith('/') && pathname !== '/') || pathname.includes('%');
+    };
+    // A segment such as `%2e%2e` leaves the prefix once the URL is parsed: that path is a page's, as over HTTP.
+    const leavesPrefix = (path: string) => !new URL(path, 'http://localhost').pathname.startsWith(prefix);
+    const probes = hostileSegment.map((segment) => {
+      const path = `${prefix}${segment}`;
+      const odd = oddForm(path);
+      return {
+        path,
+        allowed: odd ? [...allowed, 308, 404] : [...allowed],
+        pagesMayAnswer: pagesMayAnswer || leavesPrefix(path),
+      };
+    });
+    expect(await fuzz(probes, RUNS)).toBe(RUNS);
+  });
+
+  it('POST /mcp with hostile bodies and content types', async () => {
+    const probe = fc
+      .tuple(
+        hostileMcpBody,
+        fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+        ),
+        fc.boolean(),
+      )
+      .map(
+        ([body, contentType, sse]): Probe => ({
+          path: '/mcp',
+          init: {
+            method: 'POST',
+            body,
+            headers: {
+              'Content-Type': contentType,
+              ...(sse ? { Accept: 'application/json, text/event-stream' } : {}),
+            },
+          },
+          allowed: [200, 202, 400, 413, 415],
+        }),
+      );
+    expect(await fuzz(probe, RUNS)).toBe(RUNS);
+  });
+
+  it.each(['PUT', 'DELETE', 'PATCH', 'POST'])('%s on the read API is 405, not a 5xx', async (method) => {
+    await check({ path: '/api/timeline', init: { method }, allowed: [405] });
+    await check({ path: '/feed.xml', init: { method }, allowed: [405] });
+  });
+});

@@ -1,0 +1,89 @@
+import { type DueNotification, dueNotifications } from '../../core/push/due.ts';
+import { PROVIDERS } from '../../core/vocabulary.ts';
+import { BASE_URL } from '../base-url.ts';
+import { readEdgeDatasetNow } from '../data-source.ts';
+import type { FanoutMessage, PushProducer } from './messages.ts';
+
+/**
+ * The cron's half of push (docs/push.md, "Dispatch and delivery"): find the (event, transition) pairs due now
+ * in the published events, claim the new ones in `notifications`, and enqueue one fan-out for each.
+ */
+
+export interface DispatchBindings {
+  ASSETS: Pick<Fetcher, 'fetch'>;
+  PUSH_DB: D1Database;
+  PUSH_QUEUE: Pick<PushProducer, 'sendBatch'>;
+}
+
+export interface DispatchResult {
+  due: number;
+  /** Pairs this run claimed and fanned out. */
+  enqueued: number;
+  /** Pairs this run claimed as history (the first dispatch): marked as sent without sending. */
+  suppressed: number;
+}
+
+const FIRST_DISPATCH = 'first_dispatch';
+
+/**
+ * Claims the due pairs not claimed before, in one transaction (a D1 batch): the first run ever also writes the
+ * `first_dispatch` mark with its own token, and its claims are then `suppressed`. Two overlapping runs claim
+ * each pair once (the primary key); only the run whose insert went through fans it out.
+ */
+async function claim(db: D1Database, due: readonly DueNotification[], now: Date) {
+  const token = crypto.randomUUID();
+  const pairs = due.map(({ event, transition }) => ({ e: event.id, t: transition, p: event.provider, k: event.kind }));
+  const [, claimed] = await db.batch<{ event_id: string; transition: string; suppressed: number }>([
+    db
+      .prepare('INSERT INTO dispatch_state (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING')
+      .bind(FIRST_DISPATCH, token),
+    db
+      .prepare(
+        `INSERT INTO notifications (event_id, transition, provider, kind, found_at, suppressed)
+         SELECT json_extract(value, '$.e'), json_extract(value, '$.t'), json_extract(value, '$.p'),
+                json_extract(value, '$.k'), ?2,
+                EXISTS (SELECT 1 FROM dispatch_state WHERE name = ?3 AND value = ?4)
+         FROM json_each(?1) WHERE true
+         ON CONFLICT (event_id, transition) DO NOTHING
+         RETURNING event_id, transition, suppressed`,
+      )
+      .bind(JSON.stringify(pairs), now.toISOString(), FIRST_DISPATCH, token),
+  ]);
+  return claimed?.results ?? [];
+}
+
+export async function dispatchDue(env: DispatchBindings, now: Date): Promise<DispatchResult> {
+  const dataset = await readEdgeDatasetNow(env.ASSETS, BASE_URL);
+  const due = dueNotifications(
+    PROVIDERS.flatMap((provider) => dataset.providers[provider].recent),
+    now,
+  );
+  // Also with nothing due: the first run writes its mark, so an empty history never makes a later event "history".
+  const claimed = await claim(env.PUSH_DB, due, now);
+  const byKey = new Map(due.map((pair) => [`${pair.event.id}/${pair.transition}`, pair]));
+  const fanouts: FanoutMessage[] = [];
+  for (const row of claimed) {
+    const pair = byKey.get(`${row.event_id}/${row.transition}`);
+    if (pair !== undefined && row.suppressed === 0)
+      fanouts.push({ type: 'fanout', event: pair.event, transition: pair.transition, afterId: 0 });
+  }
+  for (let start = 0; start < fanouts.length; start += 100) {
+    const chunk = fanouts.slice(start, start + 100);
+    try {
+      await env.PUSH_QUEUE.sendBatch(chunk.map((body) => ({ body, contentType: 'json' as const })));
+    } catch (error) {
+      // Not enqueued: give the claims back, so that the next minute's run claims and enqueues them again.
+      await releaseClaims(env.PUSH_DB, chunk);
+      throw error;
+    }
+  }
+  return { due: due.length, enqueued: fanouts.length, suppressed: claimed.length - fanouts.length };
+}
+
+async function releaseClaims(db: D1Database, fanouts: readonly FanoutMessage[]): Promise<void> {
+  await db.batch(
+    fanouts.map(({ event, transition }) =>
+      db.prepare('DELETE FROM notifications WHERE event_id = ?1 AND transition = ?2').bind(event.id, transition),
+    ),
+  );
+}

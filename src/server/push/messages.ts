@@ -1,0 +1,40 @@
+import type { Transition } from '../../core/push/due.ts';
+import type { Event } from '../../core/schemas.ts';
+
+/**
+ * The push queue's messages (docs/push.md, "Dispatch and delivery"). The cron enqueues one `fanout` per new
+ * (event, transition); a `fanout` reads one page of the topic's subscriptions, enqueues `deliver` messages for
+ * it and a `fanout` for the next page; a `deliver` sends to a handful of subscriptions. So no invocation does
+ * more than one page of work, whatever the number of subscribers. The event travels in the message: the
+ * consumer never reads the site's data.
+ */
+
+export interface FanoutMessage {
+  type: 'fanout';
+  event: Event;
+  transition: Transition;
+  /** The page starts after this subscription id (0 for the first page). */
+  afterId: number;
+}
+
+export interface DeliverMessage {
+  type: 'deliver';
+  event: Event;
+  transition: Transition;
+  subscriptionIds: number[];
+  /** 1 for the first try; a retry of the subscriptions that answered 429/5xx carries the next number. */
+  attempt: number;
+}
+
+export type PushQueueMessage = FanoutMessage | DeliverMessage;
+
+/** Subscriptions read per `fanout` message: 50 `deliver` messages and the next page fit one `sendBatch` (100). */
+export const FANOUT_PAGE_SIZE = 500;
+/** Subscriptions per `deliver` message: a consumer batch of 100 messages then makes at most 1,000 requests. */
+export const DELIVER_CHUNK_SIZE = 10;
+
+/** What push needs of the queue's producer binding (a `Queue<PushQueueMessage>`; the tests' recorder too). */
+export interface PushProducer {
+  send(body: PushQueueMessage, options?: QueueSendOptions): Promise<unknown>;
+  sendBatch(messages: Iterable<MessageSendRequest<PushQueueMessage>>): Promise<unknown>;
+}

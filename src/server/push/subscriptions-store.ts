@@ -1,0 +1,55 @@
+import type { SubscribeRequest, SubscriptionTopics } from '../../core/push/subscription.ts';
+
+/**
+ * Subscriptions in D1 (migrations/0001_push.sql): one row per push endpoint, its topics as rows of their own.
+ * Only what delivery needs is kept: the endpoint, its keys, the topics, the language and when it was made.
+ */
+
+/**
+ * Stores `request`'s subscription: a new endpoint is inserted (`created`), an existing one gets the new keys,
+ * topics and language (its failure record cleared: the browser has just vouched for it). The topics are replaced
+ * in one batch, which D1 runs as a transaction.
+ */
+export async function saveSubscription(
+  db: D1Database,
+  request: SubscribeRequest,
+  now: Date,
+): Promise<{ created: boolean; topics: SubscriptionTopics }> {
+  const { endpoint, keys } = request.subscription;
+  const inserted = await db
+    .prepare(
+      `INSERT INTO subscriptions (endpoint, p256dh, auth, locale, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+       ON CONFLICT (endpoint) DO NOTHING RETURNING id`,
+    )
+    .bind(endpoint, keys.p256dh, keys.auth, request.locale, now.toISOString())
+    .first<{ id: number }>();
+  const id =
+    inserted?.id ??
+    (
+      await db
+        .prepare(
+          `UPDATE subscriptions SET p256dh = ?2, auth = ?3, locale = ?4, failing_since = NULL
+           WHERE endpoint = ?1 RETURNING id`,
+        )
+        .bind(endpoint, keys.p256dh, keys.auth, request.locale)
+        .first<{ id: number }>()
+    )?.id;
+  if (id === undefined) throw new Error('the subscription was neither inserted nor found');
+  const topicRows = request.providers.flatMap((provider) =>
+    request.kinds.map((kind) =>
+      db
+        .prepare('INSERT INTO subscription_topics (provider, kind, subscription_id) VALUES (?1, ?2, ?3)')
+        .bind(provider, kind, id),
+    ),
+  );
+  await db.batch([db.prepare('DELETE FROM subscription_topics WHERE subscription_id = ?1').bind(id), ...topicRows]);
+  return {
+    created: inserted !== null,
+    topics: { providers: request.providers, kinds: request.kinds, locale: request.locale },
+  };
+}
+
+/** Forgets an endpoint with its topics and ledger rows (cascade); an unknown one is no error. */
+export async function deleteSubscription(db: D1Database, endpoint: string): Promise<void> {
+  await db.prepare('DELETE FROM subscriptions WHERE endpoint = ?1').bind(endpoint).run();
+}

@@ -1,0 +1,34 @@
+import type { PushBindings } from '../context.ts';
+import { consumePushBatch } from './consumer.ts';
+import { dispatchDue } from './dispatch.ts';
+import type { PushQueueMessage } from './messages.ts';
+import { allowsLoopbackReceiver, readVapidKeys } from './vapid.ts';
+
+/**
+ * The worker's `scheduled()` and `queue()` bodies (functions/worker.ts stays a thin entry). Without the push
+ * bindings or the VAPID secrets push is off: the cron claims nothing (so nothing is marked sent that was not),
+ * and queued messages wait for the queue's retries.
+ */
+
+type WorkerPushBindings = PushBindings & { ASSETS: Pick<Fetcher, 'fetch'> };
+
+export async function runScheduledDispatch(env: WorkerPushBindings, now: Date): Promise<void> {
+  const { PUSH_DB, PUSH_QUEUE, ASSETS } = env;
+  if (PUSH_DB === undefined || PUSH_QUEUE === undefined || readVapidKeys(env) === null) return;
+  const result = await dispatchDue({ ASSETS, PUSH_DB, PUSH_QUEUE: PUSH_QUEUE as Queue<PushQueueMessage> }, now);
+  if (result.enqueued + result.suppressed > 0) console.log('push dispatch', JSON.stringify(result));
+}
+
+export async function runPushQueue(batch: MessageBatch<PushQueueMessage>, env: WorkerPushBindings): Promise<void> {
+  const { PUSH_DB, PUSH_QUEUE } = env;
+  const vapid = readVapidKeys(env);
+  if (PUSH_DB === undefined || PUSH_QUEUE === undefined || vapid === null) {
+    batch.retryAll();
+    return;
+  }
+  await consumePushBatch(
+    batch,
+    { PUSH_DB, PUSH_QUEUE: PUSH_QUEUE as Queue<PushQueueMessage> },
+    { vapid, allowLoopbackReceiver: allowsLoopbackReceiver(env) },
+  );
+}

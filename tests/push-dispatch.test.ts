@@ -1,0 +1,221 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
+import type { EdgeDataset } from '../src/core/dataset.ts';
+import type { Event } from '../src/core/schemas.ts';
+import { uniqueClientIp } from './support/client-ip.ts';
+import {
+  createSubscriberKeys,
+  decryptPush,
+  startPushReceiver,
+  verifyVapid,
+  type PushReceiver,
+  type ReceivedPush,
+  type SubscriberKeys,
+} from './support/push-receiver.ts';
+
+/**
+ * Push end to end in workerd: a copy of the build is served with the loopback receiver allowed; subscribers
+ * subscribe over HTTP; the first cron run meets the history. Then two resets are published by adding them to
+ * the copy's data set (what a new build does; `wrangler dev` reloads on a changed asset and would drop queued
+ * messages, so the server is restarted on the same state, as a deploy would). The cron runs
+ * (`/cdn-cgi/handler/scheduled`), the real local queue fans out and its consumer sends to a receiver on
+ * loopback; pushes are decrypted with http_ece and their VAPID JWT verified by jose against /api/push/key.
+ */
+
+const builtBaseUrl = inject('baseUrl');
+let copy: string;
+let state: string;
+let configFile: string;
+let server: RunningServer;
+let receiver: PushReceiver;
+let publicKey: string;
+const dataFile = () => path.join(copy, 'client/data/board.json');
+
+interface Subscriber {
+  path: string;
+  keys: SubscriberKeys;
+}
+
+const serve = () =>
+  startServer({ workerConfig: configFile, persistTo: state, vars: { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' } });
+
+async function subscribe(name: string, locale: 'en' | 'zh'): Promise<Subscriber> {
+  const keys = createSubscriberKeys();
+  const response = await fetch(`${server.baseUrl}/api/push/subscriptions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'cf-connecting-ip': uniqueClientIp() },
+    body: JSON.stringify({
+      subscription: { endpoint: `${receiver.origin}/${name}`, keys: { p256dh: keys.p256dh, auth: keys.auth } },
+      providers: ['provider_a'],
+      kinds: ['reset'],
+      locale,
+    }),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return { path: `/${name}`, keys };
+}
+
+/** The cron's handler, as `wrangler dev --test-scheduled` runs it (`/__scheduled` reaches the worker's assets). */
+async function runCron(): Promise<void> {
+  const response = await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
+  expect(response.status).toBe(200);
+}
+
+const reset = (id: string, effectiveAt: string | null): Event => ({
+  id,
+  provider: 'provider_a',
+  kind: 'reset',
+  scope: 'global',
+  announcedAt: new Date(Date.now() - 60_000).toISOString(),
+  effectiveAt,
+  sourceUrl: `https://posts.provider-a.example/${id}`,
+  sourceAccount: 'provider_a_team',
+  summary: `Limits reset for everyone (${id}).`,
+  audience: [],
+  verified: true,
+});
+
+interface Payload {
+  eventId: string;
+  transition: string;
+  [field: string]: unknown;
+}
+const payloadOf = (push: ReceivedPush, subscriber: Subscriber): Payload =>
+  JSON.parse(decryptPush(push, subscriber.keys)) as Payload;
+/** "event/transition" of each push the receiver accepted (2xx) for `subscriber`. */
+const accepted = (subscriber: Subscriber) =>
+  receiver.received
+    .filter((push) => push.path === subscriber.path && push.status < 300)
+    .map((push) => {
+      const { eventId, transition } = payloadOf(push, subscriber);
+      return `${eventId}/${transition}`;
+    })
+    .sort();
+
+/** Resolves once the receiver has accepted `item` ("event/transition") for `subscriber`. */
+async function acceptedEventually(subscriber: Subscriber, item: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!accepted(subscriber).includes(item)) {
+    if (Date.now() > deadline) throw new Error(`${subscriber.path} never accepted ${item}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+let english: Subscriber;
+let chinese: Subscriber;
+let gone: Subscriber;
+let limited: Subscriber;
+let failing: Subscriber;
+let effectiveAt: Date;
+
+beforeAll(async () => {
+  receiver = await startPushReceiver();
+  copy = await mkdtemp(path.join(tmpdir(), 'departures-board-push-dist-'));
+  state = await mkdtemp(path.join(tmpdir(), 'departures-board-push-state-'));
+  await cp('dist', copy, { recursive: true });
+  // The built config names the migrations relative to dist/server; the copy points at the repository's.
+  configFile = path.join(copy, 'server/wrangler.json');
+  const config = JSON.parse(await readFile(configFile, 'utf8')) as { d1_databases: { migrations_dir: string }[] };
+  for (const database of config.d1_databases) database.migrations_dir = path.resolve('migrations');
+  await writeFile(configFile, JSON.stringify(config));
+
+  server = await serve();
+  publicKey = ((await (await fetch(`${server.baseUrl}/api/push/key`)).json()) as { publicKey: string }).publicKey;
+  english = await subscribe('english', 'en');
+  chinese = await subscribe('chinese', 'zh');
+  gone = await subscribe('gone', 'en');
+  limited = await subscribe('limited', 'en');
+  failing = await subscribe('failing', 'en');
+  // The first dispatch meets the fixture's history.
+  await runCron();
+  await server.stop();
+
+  // Published: a reset in effect now, and one announced now that takes effect 40 s from now.
+  effectiveAt = new Date(Date.now() + 40_000);
+  const data = JSON.parse(await readFile(dataFile(), 'utf8')) as EdgeDataset;
+  data.providers.provider_a.recent.unshift(reset('e2e-now', null), reset('e2e-later', effectiveAt.toISOString()));
+  await writeFile(dataFile(), JSON.stringify(data));
+  receiver.answerNext(gone.path, { status: 410 }, { status: 410 }, { status: 410 });
+  receiver.answerNext(limited.path, { status: 429, headers: { 'retry-after': '1' } });
+  receiver.answerNext(failing.path, { status: 503, headers: { 'retry-after': '1' } });
+  server = await serve();
+}, 240_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.close();
+  await rm(copy, { recursive: true, force: true });
+  await rm(state, { recursive: true, force: true });
+});
+
+describe('push, from a published event to a push received', () => {
+  it('delivers each new event once in the subscriber’s language, decryptable and VAPID-signed; none of the history', async () => {
+    await runCron();
+    await runCron();
+    const [englishNow] = (await receiver.waitFor(2, english.path)).filter(
+      (push) => payloadOf(push, english).eventId === 'e2e-now',
+    );
+    const [chineseNow] = (await receiver.waitFor(2, chinese.path)).filter(
+      (push) => payloadOf(push, chinese).eventId === 'e2e-now',
+    );
+    for (const push of [englishNow!, chineseNow!]) {
+      expect(push.headers['content-encoding']).toBe('aes128gcm');
+      expect(push.headers['ttl']).toBe('86400');
+      expect(push.headers['urgency']).toBe('high');
+      const claims = await verifyVapid(push, publicKey, receiver.origin.replace('http:', 'https:'));
+      expect(claims.exp! * 1000).toBeGreaterThan(Date.now());
+    }
+    const common = {
+      body: 'Limits reset for everyone (e2e-now).',
+      url: `${builtBaseUrl}/provider_a#event-e2e-now`,
+      tag: 'provider_a-reset',
+      eventId: 'e2e-now',
+      provider: 'provider_a',
+      kind: 'reset',
+      transition: 'announced',
+    };
+    expect(payloadOf(englishNow!, english)).toStrictEqual({ title: 'Provider A: Reset', ...common });
+    expect(payloadOf(chineseNow!, chinese)).toStrictEqual({ title: '供应商 A：重置', ...common });
+    expect(accepted(english)).toEqual(['e2e-later/announced', 'e2e-now/announced']);
+    expect(accepted(chinese)).toEqual(['e2e-later/announced', 'e2e-now/announced']);
+  });
+
+  it('tries a 429 and a 503 again after their Retry-After, until delivered', async () => {
+    for (const subscriber of [limited, failing]) {
+      await receiver.waitFor(3, subscriber.path);
+      const refused = receiver.received.filter((push) => push.path === subscriber.path && push.status >= 300);
+      expect(refused).toHaveLength(1);
+      expect(accepted(subscriber)).toEqual(['e2e-later/announced', 'e2e-now/announced']);
+    }
+  });
+
+  it('sends the effective reset when its time comes, once, and never again to the endpoint that answered 410', async () => {
+    while (Date.now() <= effectiveAt.getTime()) await new Promise((resolve) => setTimeout(resolve, 500));
+    await runCron();
+    await runCron();
+    const [effective] = (await receiver.waitFor(3, english.path)).filter(
+      (push) => payloadOf(push, english).transition === 'effective',
+    );
+    expect(payloadOf(effective!, english)).toMatchObject({
+      title: 'Provider A: Reset now',
+      eventId: 'e2e-later',
+      transition: 'effective',
+    });
+    for (const subscriber of [english, chinese, limited, failing])
+      await acceptedEventually(subscriber, 'e2e-later/effective');
+    for (const subscriber of [english, chinese, limited, failing])
+      expect(accepted(subscriber)).toEqual(['e2e-later/announced', 'e2e-later/effective', 'e2e-now/announced']);
+    const toGone = receiver.received.filter((push) => push.path === gone.path);
+    expect(toGone.every((push) => push.status === 410)).toBe(true);
+    expect(toGone.map((push) => payloadOf(push, gone).transition)).not.toContain('effective');
+    // Nothing of the history reached anyone.
+    const sentEvents = receiver.received.map((push) => {
+      const subscriber = [english, chinese, gone, limited, failing].find((candidate) => candidate.path === push.path)!;
+      return payloadOf(push, subscriber).eventId;
+    });
+    expect(new Set(sentEvents)).toEqual(new Set(['e2e-now', 'e2e-later']));
+  }, 120_000);
+});
