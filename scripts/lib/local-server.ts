@@ -115,7 +115,7 @@ export const applyMigrations = (workerConfig: string, persistTo: string): Promis
 /**
  * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next. First
  * the push database's migrations are applied to the state folder, and the VAPID secrets (the environment's, or
- * the local pair: src/node/local-vapid.ts) are passed as variables; `/__scheduled` runs the cron's handler.
+ * the local pair: src/node/local-vapid.ts) are passed as variables; `/cdn-cgi/handler/scheduled` runs the cron's handler.
  * It runs in a process group of its own, so `stopServer` ends wrangler and the workerd processes it starts.
  */
 export async function serveBuild({
@@ -127,7 +127,11 @@ export async function serveBuild({
   vars = {},
   inspectorPort,
 }: ServeOptions): Promise<ChildProcess> {
-  await applyMigrations(workerConfig, persistTo);
+  // A worker with the push database (every build of the site; not a test's own small worker) gets its schema.
+  const { d1_databases: databases = [] } = JSON.parse(await readFile(workerConfig, 'utf8')) as {
+    d1_databases?: unknown[];
+  };
+  if (databases.length > 0) await applyMigrations(workerConfig, persistTo);
   const variables = { ...(await vapidSecrets()), ...vars };
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
   if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));
