@@ -93,8 +93,16 @@ export const en = {
     permalink: 'permalink',
     none: 'No announcements yet.',
     endpointsHeading: 'Machine-readable endpoints',
-    /** Between the parts of a status line, at its end, and after an endpoint's title. */
-    punctuation: { between: '; ', end: '.', afterTitle: ': ' },
+    /** Between a status line's parts, at its end, after a title or label, around an id, between links and paths. */
+    punctuation: {
+      between: '; ',
+      end: '.',
+      afterTitle: ': ',
+      open: ' (',
+      close: ')',
+      comma: ', ',
+      pathSeparator: ', ',
+    },
     terms: 'Please link back to the service and keep each event’s original post URL when republishing.',
   },
   windowCalendar: {
