@@ -30,7 +30,11 @@ export async function answerEdgeRoute(
   const { pathname } = url;
   // Odd paths first, for every path the worker sees (pages too): one 308 to the canonical path, or 404.
   const verdict = judgePath(pathname);
-  if (verdict.kind === 'redirect') return toCanonicalPath(verdict.pathname, url.search);
+  if (verdict.kind === 'redirect') {
+    // A route that is itself a redirect answers the odd form at once: one hop to its target, never two.
+    if (matchRoute(verdict.pathname)?.route.ok.status !== 308) return toCanonicalPath(verdict.pathname, url.search);
+    return answerEdgeRoute(new Request(new URL(`${verdict.pathname}${url.search}`, url), request), env, now);
+  }
   if (verdict.kind === 'notFound') return notAPath();
   const match = matchRoute(pathname);
   if (match === undefined) return ownsProviderPath(pathname) ? invalidProvider() : undefined;

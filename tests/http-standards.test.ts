@@ -23,6 +23,9 @@ describe('odd paths', () => {
     ['/data//events/index.json', '/data/events/index.json'],
     ['/llms.txt/?a=1', '/llms.txt?a=1'],
     ['/feed%2Exml?provider=provider_a', '/feed.xml?provider=provider_a'],
+    // An alias that redirects in turn: straight to its target (one redirect at most for any typed URL).
+    ['/api/feed/?provider=provider_a', '/feed.xml?provider=provider_a'],
+    ['/zh/index.html', '/zh'],
   ])('%s is one 308 to %s', async (path, location) => {
     const response = await get(path);
     expect(response.status).toBe(308);

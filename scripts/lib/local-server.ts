@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -108,14 +108,35 @@ export async function queryLocalD1(
   return results.flatMap((result) => result.results);
 }
 
-/** The push database's migrations (migrations/), applied to the local D1 in `persistTo`; already applied ones are skipped. */
-export const applyMigrations = (workerConfig: string, persistTo: string): Promise<string> =>
-  runWrangler(['d1', 'migrations', 'apply', 'PUSH_DB', '--local', '--persist-to', persistTo, '--config', workerConfig]);
+/**
+ * The push database's migrations (the project's migrations/), applied to the local D1 in `persistTo`; already
+ * applied ones are skipped. Through a config of its own that names the folder absolutely: a build's config
+ * names it relative to dist/server, which a copy of the build elsewhere (the fault tests') would not find.
+ */
+export async function applyMigrations(workerConfig: string, persistTo: string): Promise<string> {
+  const config = JSON.parse(await readFile(workerConfig, 'utf8')) as {
+    name: string;
+    d1_databases: Record<string, unknown>[];
+  };
+  const folder = await mkdtemp(path.join(tmpdir(), 'departures-board-migrate-'));
+  const migrationConfig = path.join(folder, 'wrangler.json');
+  const databases = config.d1_databases.map((database) => ({
+    ...database,
+    migrations_dir: path.join(projectRoot, 'migrations'),
+  }));
+  await writeFile(migrationConfig, JSON.stringify({ name: config.name, d1_databases: databases }));
+  try {
+    const args = ['d1', 'migrations', 'apply', 'PUSH_DB', '--local', '--persist-to', persistTo];
+    return await runWrangler([...args, '--config', migrationConfig]);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
 
 /**
  * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next. First
  * the push database's migrations are applied to the state folder, and the VAPID secrets (the environment's, or
- * the local pair: src/node/local-vapid.ts) are passed as variables; `/__scheduled` runs the cron's handler.
+ * the local pair: src/node/local-vapid.ts) are passed as variables; `/cdn-cgi/handler/scheduled` runs the cron's handler.
  * It runs in a process group of its own, so `stopServer` ends wrangler and the workerd processes it starts.
  */
 export async function serveBuild({
@@ -127,7 +148,11 @@ export async function serveBuild({
   vars = {},
   inspectorPort,
 }: ServeOptions): Promise<ChildProcess> {
-  await applyMigrations(workerConfig, persistTo);
+  // A worker with the push database (every build of the site; not a test's own small worker) gets its schema.
+  const { d1_databases: databases = [] } = JSON.parse(await readFile(workerConfig, 'utf8')) as {
+    d1_databases?: unknown[];
+  };
+  if (databases.length > 0) await applyMigrations(workerConfig, persistTo);
   const variables = { ...(await vapidSecrets()), ...vars };
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
   if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));

@@ -93,6 +93,16 @@ export const en = {
     permalink: 'permalink',
     none: 'No announcements yet.',
     endpointsHeading: 'Machine-readable endpoints',
+    /** Between a status line's parts, at its end, after a title or label, around an id, between links and paths. */
+    punctuation: {
+      between: '; ',
+      end: '.',
+      afterTitle: ': ',
+      open: ' (',
+      close: ')',
+      comma: ', ',
+      pathSeparator: ', ',
+    },
     terms: 'Please link back to the service and keep each event’s original post URL when republishing.',
   },
   windowCalendar: {

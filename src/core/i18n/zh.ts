@@ -92,6 +92,15 @@ export const zh: Translations = {
     permalink: '永久链接',
     none: '暂无公告。',
     endpointsHeading: '机器可读接口',
+    punctuation: {
+      between: '；',
+      end: '。',
+      afterTitle: '：',
+      open: '（',
+      close: '）',
+      comma: '，',
+      pathSeparator: '、',
+    },
     terms: '转载时请链接回本服务，并保留每条公告的原始帖子链接。',
   },
   windowCalendar: {

@@ -27,6 +27,8 @@ export const escapeMarkdown = (text: string): string =>
 
 export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData }: MarkdownInput): string {
   const text = TRANSLATIONS[locale].markdown;
+  // Chinese lines take full-width marks (docs/website.md, "Chinese style"): the locale gives them.
+  const { between, end, afterTitle, open, close, comma, pathSeparator } = text.punctuation;
   const nowMs = Date.parse(board.updatedAt);
   const lines = [`# ${SERVICE_NAME}`, ''];
   if (sampleData) lines.push(`**${TRANSLATIONS[locale].sampleDataNotice}**`, '');
@@ -34,7 +36,7 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
 
   for (const row of board.providers) {
     // Named by label and by id: an agent matches the id against the API, a person reads the label.
-    const status = `**${PROVIDER_LABELS[locale][row.provider]}** (\`${row.provider}\`): ${STATUS_LABELS[locale][row.status]} (\`${row.status}\`)`;
+    const status = `**${PROVIDER_LABELS[locale][row.provider]}**${open}\`${row.provider}\`${close}${afterTitle}${STATUS_LABELS[locale][row.status]}${open}\`${row.status}\`${close}`;
     const last =
       row.lastReset === null || row.daysSince === null
         ? text.noReset
@@ -42,24 +44,25 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
             utcMinute(row.lastReset.effectiveAt ?? row.lastReset.announcedAt),
             days(row.daysSince, locale),
           );
-    lines.push(`- ${status}; ${last}; ${text.estimate(row, nowMs)}.`);
+    lines.push(`- ${status}${between}${last}${between}${text.estimate(row, nowMs)}${end}`);
   }
 
   lines.push('', `## ${text.latestHeading}`, '');
   const latest = events.slice(0, MARKDOWN_LATEST_COUNT);
   if (latest.length === 0) lines.push(text.none);
   for (const event of latest) {
-    const label = `${PROVIDER_LABELS[locale][event.provider]} (\`${event.provider}\`) · ${KIND_LABELS[locale][event.kind]}`;
+    const label = `${PROVIDER_LABELS[locale][event.provider]}${open}\`${event.provider}\`${close} · ${KIND_LABELS[locale][event.kind]}`;
+    // The summary is the post's own (English) text; the parenthesis after it follows the line's language.
     lines.push(
-      `- ${utcMinute(event.announcedAt)} · ${label} · \`${event.scope}\`: ${escapeMarkdown(event.summary)} ` +
-        `([${text.original}](<${new URL(event.sourceUrl).href}>), [${text.permalink}](<${eventPageUrl(baseUrl, event)}>))`,
+      `- ${utcMinute(event.announcedAt)} · ${label} · \`${event.scope}\`${afterTitle}${escapeMarkdown(event.summary)}${locale === 'en' ? ' ' : ''}` +
+        `${open.trim()}[${text.original}](<${new URL(event.sourceUrl).href}>)${comma}[${text.permalink}](<${eventPageUrl(baseUrl, event)}>)${close}`,
     );
   }
 
   lines.push('', `## ${text.endpointsHeading}`, '');
   for (const endpoint of endpointListings(locale)) {
     const paths = [endpoint.path, ...endpoint.aliases].map((path) => `\`${endpoint.method} ${baseUrl}${path}\``);
-    lines.push(`- ${endpoint.title}: ${paths.join(', ')}`);
+    lines.push(`- ${endpoint.title}${afterTitle}${paths.join(pathSeparator)}`);
   }
   lines.push('', text.terms, '');
   return lines.join('\n');

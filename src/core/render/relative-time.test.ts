@@ -11,8 +11,9 @@ describe('relativeTime', () => {
     [NOW - 5 * 60_000, 'en', '5 minutes ago'],
     [NOW - 10_000, 'en', 'this minute'],
     [NOW + 2 * 24 * HOUR, 'en', 'in 2 days'],
-    [NOW - 6.5 * 24 * HOUR, 'zh', '6天前'],
+    [NOW - 6.5 * 24 * HOUR, 'zh', '6 天前'],
     [NOW + 2 * 24 * HOUR, 'zh', '后天'],
+    [NOW - 3 * HOUR, 'zh', '3 小时前'],
   ])('%i (%s) → %s', (target, locale, expected) => {
     expect(relativeTime(target, NOW, locale)).toBe(expected);
   });

@@ -11,7 +11,10 @@ export function relativeTime(targetMs: number, nowMs: number, locale: Locale): s
   const format = new Intl.RelativeTimeFormat(locale === 'zh' ? 'zh-CN' : 'en', { numeric: 'auto' });
   const delta = targetMs - nowMs;
   for (const [unit, size] of UNITS) {
-    if (Math.abs(delta) >= size || unit === 'minute') return format.format(Math.trunc(delta / size), unit);
+    if (Math.abs(delta) >= size || unit === 'minute') return spaced(format.format(Math.trunc(delta / size), unit));
   }
-  return format.format(0, 'minute');
+  return spaced(format.format(0, 'minute'));
 }
+
+/** Intl sets digits right against the Chinese characters; the house puts a space between them, as zh.ts does. */
+const spaced = (text: string): string => text.replace(/(\d)(?=\p{Script=Han})/gu, '$1 ');

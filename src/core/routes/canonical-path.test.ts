@@ -18,6 +18,11 @@ describe('judgePath', () => {
     ['/api/status/provider%5Fa', '/api/status/provider_a'],
     ['/api///status//', '/api/status'],
     ['//', '/'],
+    ['/about.html', '/about'],
+    ['/about.html/', '/about'],
+    ['/index.html', '/'],
+    ['/zh/index.html', '/zh'],
+    ['/zh.html', '/zh'],
   ])('%s is redirected to %s', (path, canonical) =>
     expect(judgePath(path)).toEqual({ kind: 'redirect', pathname: canonical }),
   );
@@ -28,7 +33,7 @@ describe('judgePath', () => {
   );
 
   it('a redirect lands on a canonical path (one redirect, never a chain)', () => {
-    for (const path of ['/api//timeline/', '/%61%70%69//status/', '/zh//']) {
+    for (const path of ['/api//timeline/', '/%61%70%69//status/', '/zh//', '/zh/index.html/', '//about%2Ehtml']) {
       const verdict = judgePath(path);
       expect(verdict.kind).toBe('redirect');
       if (verdict.kind === 'redirect') expect(judgePath(verdict.pathname)).toEqual({ kind: 'canonical' });

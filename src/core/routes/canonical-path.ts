@@ -6,7 +6,11 @@
  *
  * Equivalent forms (RFC 3986 6.2.2, and what the router would otherwise have to guess):
  * - percent-encoded unreserved characters (`/%61pi/status`, `timeline%2Ecsv`) are the characters;
- * - repeated slashes are one slash; a trailing slash is dropped (the site's URLs have none, `/` aside).
+ * - repeated slashes are one slash; a trailing slash is dropped (the site's URLs have none, `/` aside);
+ * - a page's built file name is the page (`/about.html` → `/about`, `/zh/index.html` → `/zh`): the site links
+ *   none of them, and the asset store would otherwise answer the same page under a second URL.
+ * A verdict's path is itself canonical, so a typed URL is redirected once at most (functions/app.ts also lets a
+ * route that is itself a redirect, `/api/feed`, answer an odd form of its path directly).
  * Dot segments (`/api/./status`, `%2e%2e`) never get here: the URL parser resolves them.
  * Not a path: an encoded slash or backslash (`%2F`, `%5C`) or a NUL inside a segment, which a file store
  * would read as a separator.
@@ -24,7 +28,16 @@ export function judgePath(pathname: string): PathVerdict {
     return UNRESERVED.test(char) ? char : percentEscape;
   });
   const collapsed = decoded.replace(/\/{2,}/g, '/');
-  const canonical = collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+  const withoutSlash = collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+  const canonical = withoutPageFileName(withoutSlash);
   if (canonical.split('/').some((segment) => segment === '.' || segment === '..')) return { kind: 'notFound' };
   return canonical === pathname ? { kind: 'canonical' } : { kind: 'redirect', pathname: canonical };
+}
+
+/** `/about.html` → `/about`, `/index.html` → `/`, `/zh/index.html` and `/zh.html` → `/zh`. */
+function withoutPageFileName(pathname: string): string {
+  if (!pathname.endsWith('.html')) return pathname;
+  const page = pathname.slice(0, -'.html'.length);
+  if (page === '/index') return '/';
+  return page.endsWith('/index') ? page.slice(0, -'/index'.length) : page;
 }
