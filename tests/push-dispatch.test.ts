@@ -116,11 +116,7 @@ beforeAll(async () => {
   copy = await mkdtemp(path.join(tmpdir(), 'departures-board-push-dist-'));
   state = await mkdtemp(path.join(tmpdir(), 'departures-board-push-state-'));
   await cp('dist', copy, { recursive: true });
-  // The built config names the migrations relative to dist/server; the copy points at the repository's.
   configFile = path.join(copy, 'server/wrangler.json');
-  const config = JSON.parse(await readFile(configFile, 'utf8')) as { d1_databases: { migrations_dir: string }[] };
-  for (const database of config.d1_databases) database.migrations_dir = path.resolve('migrations');
-  await writeFile(configFile, JSON.stringify(config));
 
   server = await serve();
   publicKey = ((await (await fetch(`${server.baseUrl}/api/push/key`)).json()) as { publicKey: string }).publicKey;

@@ -51,9 +51,6 @@ async function benchOne(size: number): Promise<PushBenchRow> {
   try {
     await cp(path.dirname(path.dirname(BUILT_WORKER_CONFIG)), copy, { recursive: true });
     const configFile = path.join(copy, 'server/wrangler.json');
-    const config = JSON.parse(await readFile(configFile, 'utf8')) as { d1_databases: { migrations_dir: string }[] };
-    for (const database of config.d1_databases) database.migrations_dir = path.resolve('migrations');
-    await writeFile(configFile, JSON.stringify(config));
     const serve = () =>
       startServer({ workerConfig: configFile, persistTo: state, vars: { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' } });
     const cron = async (baseUrl: string) => {
