@@ -17,7 +17,7 @@ import {
 } from '../../../tests/support/push-receiver.ts';
 import { BASE_URL } from '../base-url.ts';
 import { consumePushBatch, deliver, fanOut, FAILING_LIMIT_MS } from './consumer.ts';
-import { dispatchDue } from './dispatch.ts';
+import { dispatchDue, pruneLedger } from './dispatch.ts';
 import type { DeliverMessage, PushQueueMessage } from './messages.ts';
 import { saveSubscription } from './subscriptions-store.ts';
 
@@ -172,6 +172,32 @@ describe('the cron dispatch', () => {
       'pending/announced',
       'pending/effective',
     ]);
+  });
+});
+
+describe('the ledger', () => {
+  it('keeps 15 days of delivery rows and deletes older ones, a bounded slice per cron run', async () => {
+    const { id } = await subscribe(['provider_a']);
+    const day = 86_400_000;
+    const insert = db.prepare(
+      'INSERT INTO deliveries (subscription_id, event_id, transition, sent_at) VALUES (?1, ?2, ?3, ?4)',
+    );
+    // 16 days old (to go), exactly 14 days old and 1 hour old (to stay).
+    const rows = [
+      ...Array.from({ length: 5 }, (_, index) => [`old-${index}`, NOW.getTime() - 16 * day]),
+      ['two-weeks', NOW.getTime() - 14 * day],
+      ['recent', NOW.getTime() - 3_600_000],
+    ] as const;
+    await db.batch(rows.map(([event, at]) => insert.bind(id, event, 'announced', new Date(at).toISOString())));
+    const left = async () =>
+      (await db.prepare('SELECT event_id FROM deliveries ORDER BY event_id').all<{ event_id: string }>()).results.map(
+        (row) => row.event_id,
+      );
+    expect(await pruneLedger(db, NOW, 3)).toBe(3);
+    expect((await left()).filter((event) => event.startsWith('old-'))).toHaveLength(2);
+    // The cron's own run prunes too.
+    await dispatchDue(dispatchEnv(), NOW);
+    expect(await left()).toEqual(['recent', 'two-weeks']);
   });
 });
 

@@ -26,6 +26,27 @@ export interface DispatchResult {
 const FIRST_DISPATCH = 'first_dispatch';
 
 /**
+ * How long a ledger row is kept: longer than a queue keeps a message (at most 14 days), so that no redelivered
+ * message can find its claim gone. The `notifications` claims are kept for good: they alone stop a re-fan-out.
+ */
+export const LEDGER_KEPT_DAYS = 15;
+/** Rows deleted per cron run at most: a bounded statement every minute rather than a rare huge one. */
+export const LEDGER_PRUNE_SLICE = 5000;
+
+/** Deletes the oldest ledger rows past `LEDGER_KEPT_DAYS`, at most `slice` of them. */
+export async function pruneLedger(db: D1Database, now: Date, slice = LEDGER_PRUNE_SLICE): Promise<number> {
+  const cutoff = new Date(now.getTime() - LEDGER_KEPT_DAYS * 86_400_000).toISOString();
+  const result = await db
+    .prepare(
+      `DELETE FROM deliveries WHERE (subscription_id, event_id, transition) IN (
+         SELECT subscription_id, event_id, transition FROM deliveries WHERE sent_at < ?1 ORDER BY sent_at LIMIT ?2)`,
+    )
+    .bind(cutoff, slice)
+    .run();
+  return result.meta.changes;
+}
+
+/**
  * Claims the due pairs not claimed before, in one transaction (a D1 batch): the first run ever also writes the
  * `first_dispatch` mark with its own token, and its claims are then `suppressed`. Two overlapping runs claim
  * each pair once (the primary key); only the run whose insert went through fans it out.
@@ -77,6 +98,7 @@ export async function dispatchDue(env: DispatchBindings, now: Date): Promise<Dis
       throw error;
     }
   }
+  await pruneLedger(env.PUSH_DB, now);
   return { due: due.length, enqueued: fanouts.length, suppressed: claimed.length - fanouts.length };
 }
 
