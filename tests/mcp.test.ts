@@ -383,7 +383,8 @@ describe('MCP over raw HTTP', () => {
     ['an empty body', ''],
   ])('%s gets a JSON-RPC answer or error, never a 5xx', async (_, body) => {
     const response = await post(body);
-    expect(response.status).toBeLessThan(500);
+    // The body in the message: a rare 500 here under a loaded full run has not been reproduced alone yet.
+    expect(response.status, await response.clone().text()).toBeLessThan(500);
     const answer = (await response.json()) as unknown;
     const messages = Array.isArray(answer) ? answer : [answer];
     for (const message of messages) expect(message).toMatchObject({ jsonrpc: '2.0' });
