@@ -1,5 +1,5 @@
 import { UTCDate } from '@date-fns/utc';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 
 /** How an instant is written for people, whatever the zone of the machine that renders it. */
 
