@@ -48,6 +48,9 @@ const dispatchEnv = () => ({ ASSETS: assets, PUSH_DB: db, PUSH_QUEUE: queued.que
 const consumerEnv = () => ({ PUSH_DB: db, PUSH_QUEUE: queued.queue });
 const settings = () => ({ vapid, allowLoopbackReceiver: true });
 
+/** Each test talks to a real local D1 in workerd: about a second, and several on a loaded machine. */
+const REAL_D1 = { timeout: 60_000 };
+
 beforeAll(async () => {
   receiver = await startPushReceiver();
 });
@@ -60,10 +63,10 @@ beforeEach(async () => {
   queued = recordingQueue();
   receiver.received.length = 0;
   published = [makeEvent({ id: 'old-1', announcedAt: minutesFrom(-3000).toISOString() })];
-});
+}, REAL_D1.timeout);
 afterEach(async () => {
   await database.dispose();
-});
+}, REAL_D1.timeout);
 
 let sequence = 0;
 async function subscribe(
@@ -121,7 +124,7 @@ const deliverMessage = (event: Event, ids: number[], attempt = 1): DeliverMessag
   attempt,
 });
 
-describe('the cron dispatch', () => {
+describe('the cron dispatch', REAL_D1, () => {
   it('marks the history present at the first dispatch as sent, and sends a later event once', async () => {
     const subscriber = await subscribe(['provider_a']);
     expect(await dispatchDue(dispatchEnv(), NOW)).toMatchObject({ enqueued: 0, suppressed: 1 });
@@ -175,7 +178,7 @@ describe('the cron dispatch', () => {
   });
 });
 
-describe('the ledger', () => {
+describe('the ledger', REAL_D1, () => {
   it('keeps 15 days of delivery rows and deletes older ones, a bounded slice per cron run', async () => {
     const { id } = await subscribe(['provider_a']);
     const day = 86_400_000;
@@ -201,7 +204,7 @@ describe('the ledger', () => {
   });
 });
 
-describe('fan-out and delivery', () => {
+describe('fan-out and delivery', REAL_D1, () => {
   it('reaches every matching subscription once through pages of the queue, and no other', async () => {
     const matching = [] as { id: number }[];
     for (let index = 0; index < 12; index += 1) matching.push(await subscribe(['provider_b'], ['boost', 'reset']));
