@@ -22,9 +22,10 @@ class ServedFirst extends BaseSequencer {
  */
 export default defineConfig({
   test: {
-    // The served files mostly wait (on builds, workerd, Chromium): more workers than cores keep both cores busy.
-    // Vitest's default, one worker fewer than the cores, is one worker on two cores.
-    maxWorkers: 3,
+    // The served files mostly wait (on the Astro turn, workerd, Chromium, the clock): more workers than cores keep
+    // both cores busy. Vitest's default, one worker fewer than the cores, is one worker on two cores. Seven were
+    // slower than four: the extra workers' CPU slowed the chain of builds down.
+    maxWorkers: 4,
     sequence: { sequencer: ServedFirst },
     projects: [
       {
@@ -45,6 +46,8 @@ export default defineConfig({
           name: 'served',
           include: ['tests/*.test.ts'],
           globalSetup: ['tests/support/served-build.ts'],
+          // A request wrangler dev's own local proxy dropped before the worker saw it is sent once more.
+          setupFiles: ['tests/support/local-proxy-retry.ts'],
           // The files share one build and one local server (tests/support/served-build.ts) and run beside each
           // other and the other projects, mostly waiting on workerd, Astro and Chromium; the files that run
           // Astro themselves take turns (tests/support/astro-turn.ts).
