@@ -383,7 +383,8 @@ describe('MCP over raw HTTP', () => {
     ['an empty body', ''],
   ])('%s gets a JSON-RPC answer or error, never a 5xx', async (_, body) => {
     const response = await post(body);
-    // The body in the message: a rare 500 here under a loaded full run has not been reproduced alone yet.
+    // The body in the message. (A rare 500 here was wrangler dev's local proxy, never the worker: see
+    // tests/support/local-proxy-retry.ts.)
     expect(response.status, await response.clone().text()).toBeLessThan(500);
     const answer = (await response.json()) as unknown;
     const messages = Array.isArray(answer) ? answer : [answer];
