@@ -1,15 +1,13 @@
 // @ts-check
 import cloudflare from '@astrojs/cloudflare';
 import { defineConfig } from 'astro/config';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { buildId } from './src/integrations/build-id.ts';
 import { requireSiteUrl } from './src/integrations/require-site-url.ts';
 import { staticHeaders } from './src/integrations/static-headers.ts';
 import { validatedEvents } from './src/integrations/validated-events.ts';
 import { servePort, siteUrl } from './src/node/site-url.ts';
 
-// One id per build, shared by the pages that write the edge's data files and the worker that reads them.
-const buildId = process.env.BUILD_ID ?? `${new Date().toISOString()}-${randomUUID().slice(0, 8)}`;
 // Checks the events and reads the data set marker; the _headers writer says "sample data" when it does.
 const events = validatedEvents();
 
@@ -25,9 +23,11 @@ export default defineConfig({
   session: false,
   adapter: cloudflare({ imageService: 'passthrough' }),
   vite: {
-    define: { __DEPARTURES_BUILD_ID__: JSON.stringify(buildId) },
     // Scripts as files too: Astro inlines small ones otherwise.
     build: { assetsInlineLimit: 0 },
+    // npm run dev: optimized up front, not found on the first page that needs it (which cost a second
+    // optimization and a reload of every module).
+    ssr: { optimizeDeps: { include: ['feedsmith'] } },
     // The MCP SDK's default Ajv validator is never used on Workers (see functions/mcp/without-ajv.ts).
     resolve: {
       alias: [
@@ -38,5 +38,5 @@ export default defineConfig({
       ],
     },
   },
-  integrations: [requireSiteUrl(), events, staticHeaders({ servesSampleData: events.servesSampleData })],
+  integrations: [requireSiteUrl(), buildId(), events, staticHeaders({ servesSampleData: events.servesSampleData })],
 });
