@@ -5,7 +5,13 @@ import { edgeApp } from '../scripts/lib/edge-app.ts';
 import { ErrorBodySchema } from '../src/core/schemas.ts';
 import { makeEvent, NOW, resetsWithGaps } from '../src/core/test-events.ts';
 import { forgetLoadedData } from '../src/server/data-source.ts';
-import { hostileMcpBody, hostileQuery, hostileSegment } from '../tests/support/hostile-requests.ts';
+import {
+  type HostileProbe,
+  hostileMcpRequest,
+  hostileQuery,
+  hostileSegment,
+  isOddPathForm,
+} from '../tests/support/hostile-requests.ts';
 
 /**
  * Hostile requests against every edge route in-process (the worker's own route function over a fixture's
@@ -22,10 +28,7 @@ const EVENTS = [
 ];
 const app = edgeApp(fixtureFiles(EVENTS, NOW));
 
-interface Probe {
-  path: string;
-  init?: RequestInit;
-  allowed: number[];
+interface Probe extends HostileProbe {
   /** Whether the edge may hand the request to Astro's pages (a path under a page route). */
   pagesMayAnswer?: boolean;
 }
@@ -84,19 +87,13 @@ describe(`edge routes in-process, fuzzed (${RUNS} requests per route)`, {
     ['/', [200, 404], true],
     ['/zh/', [200, 404], true],
   ] as const)('%s<segment> with hostile provider names', async (prefix, allowed, pagesMayAnswer) => {
-    // An odd form of a path (docs/api.md "Odd paths") is one 308 to the canonical path, or 404.
-    const oddForm = (path: string) => {
-      const { pathname } = new URL(path, 'http://localhost');
-      return (pathname.endsWith('/') && pathname !== '/') || pathname.includes('%');
-    };
     // A segment such as `%2e%2e` leaves the prefix once the URL is parsed: that path is a page's, as over HTTP.
     const leavesPrefix = (path: string) => !new URL(path, 'http://localhost').pathname.startsWith(prefix);
     const probes = hostileSegment.map((segment) => {
       const path = `${prefix}${segment}`;
-      const odd = oddForm(path);
       return {
         path,
-        allowed: odd ? [...allowed, 308, 404] : [...allowed],
+        allowed: isOddPathForm(path) ? [...allowed, 308, 404] : [...allowed],
         pagesMayAnswer: pagesMayAnswer || leavesPrefix(path),
       };
     });
@@ -104,32 +101,7 @@ describe(`edge routes in-process, fuzzed (${RUNS} requests per route)`, {
   });
 
   it('POST /mcp with hostile bodies and content types', async () => {
-    const probe = fc
-      .tuple(
-        hostileMcpBody,
-        fc.constantFrom(
-          'application/json',
-          'application/json; charset=utf-8',
-          'text/plain',
-          'application/x-www-form-urlencoded',
-        ),
-        fc.boolean(),
-      )
-      .map(
-        ([body, contentType, sse]): Probe => ({
-          path: '/mcp',
-          init: {
-            method: 'POST',
-            body,
-            headers: {
-              'Content-Type': contentType,
-              ...(sse ? { Accept: 'application/json, text/event-stream' } : {}),
-            },
-          },
-          allowed: [200, 202, 400, 413, 415],
-        }),
-      );
-    expect(await fuzz(probe, RUNS)).toBe(RUNS);
+    expect(await fuzz(hostileMcpRequest(), RUNS)).toBe(RUNS);
   });
 
   it.each(['PUT', 'DELETE', 'PATCH', 'POST'])('%s on the read API is 405, not a 5xx', async (method) => {

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
 import { ErrorBodySchema } from '../src/core/schemas.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
-import { hostileMcpBody, hostileQuery, hostileSegment } from './support/hostile-requests.ts';
+import {
+  type HostileProbe,
+  hostileMcpRequest,
+  hostileQuery,
+  hostileSegment,
+  isOddPathForm,
+} from './support/hostile-requests.ts';
 
 /**
  * Hostile requests against the served worker: every answer is one the spec allows, a 400 carries a valid
@@ -16,13 +22,7 @@ const baseUrl = inject('baseUrl');
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 40);
 const CONCURRENCY = 8;
 
-interface Probe {
-  path: string;
-  init?: RequestInit;
-  allowed: number[];
-}
-
-async function check({ path, init, allowed }: Probe): Promise<void> {
+async function check({ path, init, allowed }: HostileProbe): Promise<void> {
   // A hang guard only (a request that never answers would otherwise hold the test until its timeout).
   const response = await fetch(`${baseUrl}${path}`, {
     redirect: 'manual',
@@ -39,7 +39,7 @@ async function check({ path, init, allowed }: Probe): Promise<void> {
 }
 
 /** Runs `count` probes drawn from `arbitrary`, a few at a time. */
-async function fuzz(arbitrary: fc.Arbitrary<Probe>, count: number): Promise<number> {
+async function fuzz(arbitrary: fc.Arbitrary<HostileProbe>, count: number): Promise<number> {
   const probes = fc.sample(arbitrary, count);
   for (let start = 0; start < probes.length; start += CONCURRENCY) {
     await Promise.all(probes.slice(start, start + CONCURRENCY).map(check));
@@ -82,47 +82,20 @@ describe(`HTTP fuzzing (${RUNS} requests per endpoint)`, { timeout: TIMEOUT_MS }
     ['/', [200, 404]],
     ['/zh/', [200, 404]],
   ])('%s<segment> with hostile provider names', async (prefix, allowed) => {
-    // An odd form of a path (docs/api.md "Odd paths"): a trailing slash once the URL is normalized ('', '.'),
-    // or percent-escapes that may spell plain characters, is one 308 to the canonical path, or 404.
-    const oddForm = (path: string) => {
-      const { pathname } = new URL(path, baseUrl);
-      return (pathname.endsWith('/') && pathname !== '/') || pathname.includes('%');
-    };
     const probes = hostileSegment.map((segment) => {
       const path = `${prefix}${segment}`;
-      return { path, allowed: oddForm(path) ? [...allowed, 308, 404] : allowed };
+      return { path, allowed: isOddPathForm(path) ? [...allowed, 308, 404] : allowed };
     });
     expect(await fuzz(probes, RUNS)).toBe(RUNS);
   });
 
   it('POST /mcp with hostile bodies and content types', async () => {
-    const probe = fc
-      .tuple(
-        hostileMcpBody,
-        fc.constantFrom(
-          'application/json',
-          'application/json; charset=utf-8',
-          'text/plain',
-          'application/x-www-form-urlencoded',
-        ),
-        fc.boolean(),
-      )
-      .map(
-        ([body, contentType, sse]): Probe => ({
-          path: '/mcp',
-          init: {
-            method: 'POST',
-            body,
-            headers: {
-              'Content-Type': contentType,
-              'CF-Connecting-IP': uniqueClientIp(),
-              ...(sse ? { Accept: 'application/json, text/event-stream' } : {}),
-            },
-          },
-          allowed: [200, 202, 400, 413, 415],
-        }),
-      );
-    expect(await fuzz(probe, RUNS)).toBe(RUNS);
+    expect(
+      await fuzz(
+        hostileMcpRequest(() => ({ 'CF-Connecting-IP': uniqueClientIp() })),
+        RUNS,
+      ),
+    ).toBe(RUNS);
   });
 
   it.each(['PUT', 'DELETE', 'PATCH', 'POST'])('%s on the read API is 405, not a 5xx', async (method) => {

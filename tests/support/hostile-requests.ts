@@ -94,3 +94,50 @@ export const hostileMcpBody = fc.oneof(
   fc.json({ maxDepth: 3 }),
   fc.string({ maxLength: 200 }),
 );
+
+/** One fuzzed request and the statuses its answer may have. */
+export interface HostileProbe {
+  path: string;
+  init?: RequestInit;
+  allowed: number[];
+}
+
+/**
+ * Whether `path` is an odd form of a path (docs/api.md "Odd paths"): a trailing slash once the URL is normalized
+ * ('', '.'), or percent-escapes that may spell plain characters. Such a path is one 308 to the canonical path,
+ * or 404, so a probe of it allows both besides its route's own statuses.
+ */
+export function isOddPathForm(path: string): boolean {
+  const { pathname } = new URL(path, 'http://localhost');
+  return (pathname.endsWith('/') && pathname !== '/') || pathname.includes('%');
+}
+
+/**
+ * POST /mcp with a hostile body under a media type of the list, asking for JSON or for JSON and SSE;
+ * `headers` adds headers of each request's own (over HTTP: a client address of its own, for the rate limiter).
+ */
+export const hostileMcpRequest = (headers: () => Record<string, string> = () => ({})): fc.Arbitrary<HostileProbe> =>
+  fc
+    .tuple(
+      hostileMcpBody,
+      fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+      ),
+      fc.boolean(),
+    )
+    .map(([body, contentType, sse]) => ({
+      path: '/mcp',
+      init: {
+        method: 'POST',
+        body,
+        headers: {
+          'Content-Type': contentType,
+          ...headers(),
+          ...(sse ? { Accept: 'application/json, text/event-stream' } : {}),
+        },
+      },
+      allowed: [200, 202, 400, 413, 415],
+    }));
