@@ -37,18 +37,22 @@ export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe' }: BuildO
     SITE_URL: siteUrl,
     ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}),
   };
-  const child = spawn(process.execPath, [ASTRO, 'build', ...(outDir ? ['--outDir', outDir] : [])], {
-    cwd: projectRoot,
-    env,
-    stdio,
-  });
+  return runTool(ASTRO, ['build', ...(outDir ? ['--outDir', outDir] : [])], env, stdio, 'astro build');
+}
+
+/**
+ * Runs a tool's JS entry with the project's Node in the project folder; resolves with what it printed (nothing
+ * when its output goes to the terminal: `stdio: 'inherit'`), or rejects with that output, naming `what`.
+ */
+function runTool(entry: string, args: string[], env: NodeJS.ProcessEnv, stdio: StdioOptions, what: string) {
+  const child = spawn(process.execPath, [entry, ...args], { cwd: projectRoot, env, stdio });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`astro build failed (${code}):\n${output}`)),
+      code === 0 ? resolve(output) : reject(new Error(`${what} failed (${code}):\n${output}`)),
     );
   });
 }
@@ -78,22 +82,8 @@ export interface ServeOptions {
 
 /** Runs wrangler with the project's Node and resolves with its output, or rejects with it. */
 function runWrangler(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [WRANGLER, ...args], {
-    cwd: projectRoot,
-    env: { ...process.env, ...quietToolEnv, CI: 'true' },
-    stdio: 'pipe',
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0
-        ? resolve(output)
-        : reject(new Error(`wrangler ${args.slice(0, 3).join(' ')} failed (${code}):\n${output}`)),
-    );
-  });
+  const env = { ...process.env, ...quietToolEnv, CI: 'true' };
+  return runTool(WRANGLER, args, env, 'pipe', `wrangler ${args.slice(0, 3).join(' ')}`);
 }
 
 /** Runs SQL on the local push database in `persistTo` and returns the rows (the tests' look into D1). */
