@@ -1,4 +1,5 @@
 import type { Provider } from './enums.ts';
+import type { Forecast } from './forecast/schemas.ts';
 import { MS_PER_DAY } from './ordering.ts';
 import type { Event } from './schemas.ts';
 
@@ -45,3 +46,15 @@ export function resetsWithGaps(gapsInDays: readonly number[], lastDaysAgo: numbe
   }
   return resets;
 }
+
+/** A cadence forecast with every field filled in (probabilities, a window, an announced time), for the words. */
+export const makeForecast = (overrides: Partial<Forecast> = {}): Forecast => ({
+  provider: 'provider_a',
+  basis: 'cadence',
+  elapsedDays: 3.25,
+  sampleSize: 20,
+  probabilities: { '1d': 0.18, '3d': 0.4, '7d': 0.614 },
+  likelyWindow: { from: '2026-11-25T00:00:00.000Z', to: '2026-11-28T00:00:00.000Z' },
+  announcedFor: '2026-11-24T17:00:00.000Z',
+  ...overrides,
+});

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '../vocabulary.ts';
+import { makeForecast } from '../test-events.ts';
 import { FORECAST_BASES, type Forecast } from './schemas.ts';
 import { forecastNote, forecastSentence } from './words.ts';
 
-const base: Forecast = {
-  provider: 'provider_a',
-  basis: 'cadence',
-  elapsedDays: 3.25,
-  sampleSize: 20,
-  probabilities: { '1d': 0.18, '3d': 0.4, '7d': 0.614 },
-  likelyWindow: { from: '2026-11-25T00:00:00.000Z', to: '2026-11-28T00:00:00.000Z' },
-  announcedFor: null,
-};
+const base = makeForecast({ announcedFor: null });
 const none = { probabilities: { '1d': null, '3d': null, '7d': null }, likelyWindow: null };
 
 describe('the forecast sentence', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { deriveBoard } from '../board.ts';
-import type { Forecast } from '../forecast/schemas.ts';
+import { FORECAST_BASES } from '../forecast/schemas.ts';
 import { compareNewestFirst } from '../ordering.ts';
 import { renderBoardMarkdown } from '../render/markdown.ts';
 import { relativeTime } from '../render/relative-time.ts';
-import { makeEvent, NOW, resetsWithGaps } from '../test-events.ts';
+import { makeEvent, makeForecast, NOW, resetsWithGaps } from '../test-events.ts';
 import { FORECAST_PAGE_WORDS } from './forecast-page.ts';
 import { weekdayMinute } from './format.ts';
 import { zh } from './zh.ts';
@@ -35,15 +35,7 @@ const RULES: [string, RegExp][] = [
   ['no doubled spaces', / {2}/u],
 ];
 
-const FORECAST: Forecast = {
-  provider: 'provider_a',
-  basis: 'cadence',
-  elapsedDays: 3.25,
-  sampleSize: 20,
-  probabilities: { '1d': 0.18, '3d': 0.4, '7d': 0.614 },
-  likelyWindow: { from: '2026-11-25T00:00:00.000Z', to: '2026-11-28T00:00:00.000Z' },
-  announcedFor: '2026-11-24T17:00:00.000Z',
-};
+const FORECAST = makeForecast();
 const EVENTS = [...resetsWithGaps([7, 8, 6, 9], 2), makeEvent({ provider: 'provider_b', kind: 'boost' })].sort(
   compareNewestFirst,
 );
@@ -93,7 +85,6 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   likelyWindow: [['11月25日 周三 00:00 UTC', '11月28日 周六 00:00 UTC']],
   trackSince: [['2026-06-10T08:00:00.000Z', 40]],
 };
-const FORECAST_BASES = ['cadence', 'insufficient', 'beyond_history', 'announced', 'teased', 'no_data'] as const;
 for (const basis of FORECAST_BASES)
   SAMPLE_ARGUMENTS[`forecast.sentences.${basis}`] = [[{ ...FORECAST, basis }], [{ ...FORECAST, basis, sampleSize: 0 }]];
 
