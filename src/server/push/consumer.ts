@@ -1,5 +1,5 @@
 import { encodePayload, pushPayload } from '../../core/push/payload.ts';
-import type { Locale } from '../../core/vocabulary.ts';
+import { LOCALES, type Locale } from '../../core/vocabulary.ts';
 import { BASE_URL } from '../base-url.ts';
 import {
   DELIVER_CHUNK_SIZE,
@@ -112,6 +112,10 @@ export async function deliver(
     )
     .bind(json(claimedIds))
     .all<ClaimedSubscription>();
+  // The payload depends on the language only: built once per language, not once per subscriber.
+  const payloads = Object.fromEntries(
+    LOCALES.map((locale) => [locale, encodePayload(pushPayload(event, transition, locale, BASE_URL))]),
+  ) as Record<Locale, string>;
   const options = {
     ttl: PUSH_TTL_SECONDS,
     urgency: event.kind === 'reset' ? ('high' as const) : ('normal' as const),
@@ -120,14 +124,7 @@ export async function deliver(
   const outcomes = await Promise.all(
     targets.map(async (target) => ({
       id: target.id,
-      outcome: await sendPush(
-        target,
-        encodePayload(pushPayload(event, transition, target.locale, BASE_URL)),
-        settings.vapid,
-        options,
-        now,
-        settings.fetcher,
-      ),
+      outcome: await sendPush(target, payloads[target.locale], settings.vapid, options, now, settings.fetcher),
     })),
   );
   await recordOutcomes(env, message, outcomes, now);
@@ -190,17 +187,17 @@ async function recordOutcomes(
       .all<{ id: number }>()
   ).results.map((row) => row.id);
   if (stillThere.length === 0) return;
-  const retryAfter = Math.max(
-    0,
-    ...outcomes.flatMap(({ outcome }) =>
-      outcome.kind === 'retry' && outcome.retryAfterSeconds !== undefined ? [outcome.retryAfterSeconds] : [],
-    ),
+  // What the push services asked for in Retry-After, if any did: the longest wait.
+  const asked = outcomes.flatMap(({ outcome }) =>
+    outcome.kind === 'retry' && outcome.retryAfterSeconds !== undefined ? [outcome.retryAfterSeconds] : [],
   );
-  const asked = outcomes.some(({ outcome }) => outcome.kind === 'retry' && outcome.retryAfterSeconds !== undefined);
   const attempt = message.attempt + 1;
   await env.PUSH_QUEUE.send(
     { ...message, subscriptionIds: stillThere, attempt },
-    { contentType: 'json', delaySeconds: retryDelaySeconds(attempt, asked ? retryAfter : undefined) },
+    {
+      contentType: 'json',
+      delaySeconds: retryDelaySeconds(attempt, asked.length > 0 ? Math.max(0, ...asked) : undefined),
+    },
   );
 }
 
