@@ -1,13 +1,13 @@
 import { readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js';
-import type { QueryIssue } from '../../src/core/api/query.ts';
+import { issuesOf, type QueryIssue } from '../../src/core/api/query.ts';
 import {
   PUSH_BODY_MAX_BYTES,
   subscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '../../src/core/push/subscription.ts';
-import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { withinRateLimit } from '../../src/server/http/rate-limit.ts';
+import { isJsonBody } from '../../src/server/http/request.ts';
 import { invalidRequest, jsonResponse, pushUnavailable, rateLimited } from '../../src/server/http/responses.ts';
 import { deleteSubscription, saveSubscription } from '../../src/server/push/subscriptions-store.ts';
 import { allowsLoopbackReceiver, readVapidKeys } from '../../src/server/push/vapid.ts';
@@ -29,13 +29,6 @@ export function handlePushKey(context: EdgeContext): Response {
 
 const issue = (code: string, message: string, path: (string | number)[] = []): QueryIssue => ({ code, path, message });
 
-const zodIssues = (error: z.ZodError): QueryIssue[] =>
-  error.issues.map((found) => ({
-    code: found.code,
-    path: found.path.map((part) => (typeof part === 'symbol' ? String(part) : part)),
-    message: found.message,
-  }));
-
 /**
  * What every write goes through, in this order: the per-IP limit (bad bodies count too, so that probing is
  * limited as well), the media type, the size, JSON, an object, the schema, then push being configured.
@@ -47,8 +40,7 @@ async function readWrite<S extends z.ZodType>(
   const { request, env } = context;
   if (env.PUSH_WRITE_LIMITER !== undefined && !(await withinRateLimit(env.PUSH_WRITE_LIMITER, request, 'Push')))
     return { ok: false, response: rateLimited(60) };
-  const mediaType = (request.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (mediaType !== CONTENT_TYPES.json.split(';')[0])
+  if (!isJsonBody(request))
     return {
       ok: false,
       response: invalidRequest(
@@ -71,7 +63,7 @@ async function readWrite<S extends z.ZodType>(
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     return { ok: false, response: invalidRequest([issue('invalid_type', 'the body must be a JSON object')]) };
   const parsed = schema.safeParse(json);
-  if (!parsed.success) return { ok: false, response: invalidRequest(zodIssues(parsed.error)) };
+  if (!parsed.success) return { ok: false, response: invalidRequest(issuesOf(parsed.error)) };
   if (env.PUSH_DB === undefined || readVapidKeys(env) === null) return { ok: false, response: pushUnavailable() };
   return { ok: true, value: parsed.data, db: env.PUSH_DB };
 }

@@ -1,9 +1,9 @@
 import { readRequestBody, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { MCP_TOOLS } from '../../src/core/mcp/catalogue.ts';
-import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { withinRateLimit } from '../../src/server/http/rate-limit.ts';
+import { isJsonBody } from '../../src/server/http/request.ts';
 import { jsonResponse } from '../../src/server/http/responses.ts';
 import { screenBody, type JsonRpcErrorObject, type RequestId } from './json-rpc.ts';
 import { guardProtocol } from './protocol.ts';
@@ -44,9 +44,6 @@ function negotiate(request: Request): { request: Request; json: boolean } {
 
 const jsonRpcError = (status: number, id: RequestId | null, error: JsonRpcErrorObject): Response =>
   jsonResponse({ jsonrpc: '2.0', id, error }, { status, headers: { 'Cache-Control': 'no-store' } });
-
-const isJsonBody = (request: Request) =>
-  (request.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase() === CONTENT_TYPES.json.split(';')[0];
 
 /** A POST (the route table answers every other method). */
 export async function handleMcp(context: EdgeContext): Promise<Response> {

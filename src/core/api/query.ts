@@ -86,6 +86,14 @@ export interface QueryIssue {
   message: string;
 }
 
+/** A zod error's issues as the error bodies carry them (a symbol in a path is written out). */
+export const issuesOf = (error: z.ZodError): QueryIssue[] =>
+  error.issues.map((issue) => ({
+    code: issue.code,
+    path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)),
+    message: issue.message,
+  }));
+
 export type QueryResult<T> = { ok: true; value: T } | { ok: false; issues: QueryIssue[] };
 
 /** Parses the known parameters of `schema` from a query string, reporting every problem at once. */
@@ -102,12 +110,6 @@ export function parseQuery<S extends z.ZodObject>(schema: S, params: URLSearchPa
   }
   // A repeated parameter is left out of `raw`, so the schema reports nothing more about it.
   const parsed = schema.safeParse(raw);
-  for (const issue of parsed.error?.issues ?? []) {
-    issues.push({
-      code: issue.code,
-      path: issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part)),
-      message: issue.message,
-    });
-  }
+  if (parsed.error) issues.push(...issuesOf(parsed.error));
   return issues.length > 0 || !parsed.success ? { ok: false, issues } : { ok: true, value: parsed.data };
 }
