@@ -1,3 +1,4 @@
+import { MS_PER_DAY } from '../../core/ordering.ts';
 import { encodePayload, pushPayload } from '../../core/push/payload.ts';
 import { LOCALES, type Locale } from '../../core/vocabulary.ts';
 import { BASE_URL } from '../base-url.ts';
@@ -30,7 +31,7 @@ export interface ConsumerSettings {
 }
 
 /** A subscription failing for this long is dropped (decided). */
-export const FAILING_LIMIT_MS = 7 * 24 * 60 * 60 * 1000;
+export const FAILING_LIMIT_MS = 7 * MS_PER_DAY;
 /** Tries of one push to one subscription that keeps answering 429/5xx: 1 + 7 retries, ~2 h of backoff in all. */
 export const MAX_DELIVERY_ATTEMPTS = 8;
 const RETRY_BASE_SECONDS = 30;

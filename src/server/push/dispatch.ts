@@ -1,8 +1,9 @@
 import { type DueNotification, dueNotifications } from '../../core/push/due.ts';
+import { MS_PER_DAY } from '../../core/ordering.ts';
 import { PROVIDERS } from '../../core/vocabulary.ts';
 import { BASE_URL } from '../base-url.ts';
 import { readEdgeDatasetNow } from '../data-source.ts';
-import type { FanoutMessage, PushProducer } from './messages.ts';
+import { type FanoutMessage, type PushProducer, SEND_BATCH_MAX } from './messages.ts';
 
 /**
  * The cron's half of push (docs/push.md, "Dispatch and delivery"): find the (event, transition) pairs due now
@@ -35,7 +36,7 @@ export const LEDGER_PRUNE_SLICE = 5000;
 
 /** Deletes the oldest ledger rows past `LEDGER_KEPT_DAYS`, at most `slice` of them. */
 export async function pruneLedger(db: D1Database, now: Date, slice = LEDGER_PRUNE_SLICE): Promise<number> {
-  const cutoff = new Date(now.getTime() - LEDGER_KEPT_DAYS * 86_400_000).toISOString();
+  const cutoff = new Date(now.getTime() - LEDGER_KEPT_DAYS * MS_PER_DAY).toISOString();
   const result = await db
     .prepare(
       `DELETE FROM deliveries WHERE (subscription_id, event_id, transition) IN (
@@ -88,8 +89,8 @@ export async function dispatchDue(env: DispatchBindings, now: Date): Promise<Dis
     if (pair !== undefined && row.suppressed === 0)
       fanouts.push({ type: 'fanout', event: pair.event, transition: pair.transition, afterId: 0 });
   }
-  for (let start = 0; start < fanouts.length; start += 100) {
-    const chunk = fanouts.slice(start, start + 100);
+  for (let start = 0; start < fanouts.length; start += SEND_BATCH_MAX) {
+    const chunk = fanouts.slice(start, start + SEND_BATCH_MAX);
     try {
       await env.PUSH_QUEUE.sendBatch(chunk.map((body) => ({ body, contentType: 'json' as const })));
     } catch (error) {
