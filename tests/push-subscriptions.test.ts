@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { BUILT_WORKER_CONFIG, queryLocalD1 } from '../scripts/lib/local-server.ts';
+import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
 import { loadContract } from './support/openapi-contract.ts';
 
@@ -32,7 +32,6 @@ const write = (method: 'POST' | 'DELETE', body: unknown, ip = uniqueClientIp()) 
 
 const rowsFor = (endpoint: string) =>
   queryLocalD1(
-    BUILT_WORKER_CONFIG,
     stateDir,
     `SELECT s.locale, s.p256dh, t.provider, t.kind FROM subscriptions s LEFT JOIN subscription_topics t
      ON t.subscription_id = s.id WHERE s.endpoint = '${endpoint}' ORDER BY t.provider, t.kind`,
@@ -73,7 +72,6 @@ describe('push subscriptions in D1', () => {
     expect(forgotten.status).toBe(204);
     expect(await rowsFor(endpoint)).toEqual([]);
     const topicsLeft = await queryLocalD1(
-      BUILT_WORKER_CONFIG,
       stateDir,
       'SELECT COUNT(*) AS n FROM subscription_topics WHERE subscription_id NOT IN (SELECT id FROM subscriptions)',
     );

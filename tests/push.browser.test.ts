@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { BUILT_WORKER_CONFIG, queryLocalD1 } from '../scripts/lib/local-server.ts';
+import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
 import { TRANSLATIONS } from '../src/core/i18n/index.ts';
 import { launchChromium } from './support/browser.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
@@ -86,7 +86,6 @@ async function openWithPush(path: string, fake: FakeSubscription): Promise<Page>
 
 const storedTopics = (endpoint: string) =>
   queryLocalD1(
-    BUILT_WORKER_CONFIG,
     stateDir,
     `SELECT s.locale, t.provider, t.kind FROM subscriptions s JOIN subscription_topics t
      ON t.subscription_id = s.id WHERE s.endpoint = '${endpoint}' ORDER BY t.provider, t.kind`,

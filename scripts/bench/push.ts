@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { EdgeDataset } from '../../src/core/dataset.ts';
-import { BUILT_WORKER_CONFIG, queryLocalD1, startServer } from '../lib/local-server.ts';
+import { queryLocalD1 } from '../lib/local-d1.ts';
+import { BUILT_WORKER_CONFIG, startServer } from '../lib/local-server.ts';
 
 /**
  * Push dispatch at scale, locally: one event to `size` subscriptions in the local D1, through the real local
@@ -65,13 +66,15 @@ async function benchOne(size: number): Promise<PushBenchRow> {
     const ecdh = createECDH('prime256v1');
     ecdh.generateKeys();
     await queryLocalD1(
-      configFile,
       state,
       `WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${size})
        INSERT INTO subscriptions (endpoint, p256dh, auth, locale, created_at)
        SELECT '${receiver.origin}/s/' || i, '${ecdh.getPublicKey().toString('base64url')}',
-              '${randomBytes(16).toString('base64url')}', 'en', '${new Date().toISOString()}' FROM n;
-       INSERT INTO subscription_topics (provider, kind, subscription_id) SELECT 'provider_a', 'reset', id FROM subscriptions;`,
+              '${randomBytes(16).toString('base64url')}', 'en', '${new Date().toISOString()}' FROM n`,
+    );
+    await queryLocalD1(
+      state,
+      "INSERT INTO subscription_topics (provider, kind, subscription_id) SELECT 'provider_a', 'reset', id FROM subscriptions",
     );
     const dataFile = path.join(copy, 'client/data/board.json');
     const data = JSON.parse(await readFile(dataFile, 'utf8')) as EdgeDataset;

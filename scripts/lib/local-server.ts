@@ -1,23 +1,19 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LOCAL_STATE_DIR } from '../../src/node/local-state.ts';
 import { vapidSecrets } from '../../src/node/local-vapid.ts';
+import { applyMigrations } from './local-d1.ts';
+import { ASTRO, projectRoot, quietToolEnv, runTool, WRANGLER } from './tools.ts';
 
 /**
  * Building the site and serving the production build in workerd, shared by `npm start`, the tests and the
- * benchmarks. Tools are started as `node <their JS entry>` with the project's own Node, never through their
- * `.bin` shims, whose `#!/usr/bin/env node` line may find an older Node on the machine.
+ * benchmarks.
  */
 
-const projectRoot = path.resolve(import.meta.dirname, '../..');
-const ASTRO = path.join(projectRoot, 'node_modules/astro/bin/astro.mjs');
-const WRANGLER = path.join(projectRoot, 'node_modules/wrangler/bin/wrangler.js');
 export const BUILT_WORKER_CONFIG = path.join(projectRoot, 'dist/server/wrangler.json');
-
-const quietToolEnv = { ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
 
 export interface BuildOptions {
   siteUrl: string;
@@ -38,23 +34,6 @@ export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe' }: BuildO
     ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}),
   };
   return runTool(ASTRO, ['build', ...(outDir ? ['--outDir', outDir] : [])], env, stdio, 'astro build');
-}
-
-/**
- * Runs a tool's JS entry with the project's Node in the project folder; resolves with what it printed (nothing
- * when its output goes to the terminal: `stdio: 'inherit'`), or rejects with that output, naming `what`.
- */
-function runTool(entry: string, args: string[], env: NodeJS.ProcessEnv, stdio: StdioOptions, what: string) {
-  const child = spawn(process.execPath, [entry, ...args], { cwd: projectRoot, env, stdio });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise<string>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`${what} failed (${code}):\n${output}`)),
-    );
-  });
 }
 
 export interface ServeOptions {
@@ -78,49 +57,6 @@ export interface ServeOptions {
    * prerendering starting at the same moment can both pick the same one (EADDRINUSE).
    */
   inspectorPort?: number;
-}
-
-/** Runs wrangler with the project's Node and resolves with its output, or rejects with it. */
-function runWrangler(args: string[]): Promise<string> {
-  const env = { ...process.env, ...quietToolEnv, CI: 'true' };
-  return runTool(WRANGLER, args, env, 'pipe', `wrangler ${args.slice(0, 3).join(' ')}`);
-}
-
-/** Runs SQL on the local push database in `persistTo` and returns the rows (the tests' look into D1). */
-export async function queryLocalD1(
-  workerConfig: string,
-  persistTo: string,
-  sql: string,
-): Promise<Record<string, unknown>[]> {
-  const args = ['d1', 'execute', 'PUSH_DB', '--local', '--json', '--persist-to', persistTo, '--config', workerConfig];
-  const output = await runWrangler([...args, '--command', sql]);
-  const results = JSON.parse(output.slice(output.indexOf('['))) as { results: Record<string, unknown>[] }[];
-  return results.flatMap((result) => result.results);
-}
-
-/**
- * The push database's migrations (the project's migrations/), applied to the local D1 in `persistTo`; already
- * applied ones are skipped. Through a config of its own that names the folder absolutely: a build's config
- * names it relative to dist/server, which a copy of the build elsewhere (the fault tests') would not find.
- */
-export async function applyMigrations(workerConfig: string, persistTo: string): Promise<string> {
-  const config = JSON.parse(await readFile(workerConfig, 'utf8')) as {
-    name: string;
-    d1_databases: Record<string, unknown>[];
-  };
-  const folder = await mkdtemp(path.join(tmpdir(), 'departures-board-migrate-'));
-  const migrationConfig = path.join(folder, 'wrangler.json');
-  const databases = config.d1_databases.map((database) => ({
-    ...database,
-    migrations_dir: path.join(projectRoot, 'migrations'),
-  }));
-  await writeFile(migrationConfig, JSON.stringify({ name: config.name, d1_databases: databases }));
-  try {
-    const args = ['d1', 'migrations', 'apply', 'PUSH_DB', '--local', '--persist-to', persistTo];
-    return await runWrangler([...args, '--config', migrationConfig]);
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
 }
 
 /**

@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getPlatformProxy } from 'wrangler';
+import { copyMigratedD1 } from '../../scripts/lib/local-d1.ts';
 import type { PushQueueMessage } from '../../src/server/push/messages.ts';
 
 /**
@@ -10,34 +11,21 @@ import type { PushQueueMessage } from '../../src/server/push/messages.ts';
  * drive the consumer message by message.
  */
 
-const MIGRATIONS = path.resolve(import.meta.dirname, '../../migrations');
-
 export async function startPushDatabase(): Promise<{ db: D1Database; dispose(): Promise<void> }> {
   const folder = await mkdtemp(path.join(tmpdir(), 'departures-board-push-d1-'));
   const configPath = path.join(folder, 'wrangler.json');
+  const databases = [{ binding: 'PUSH_DB', database_name: 'push-test', database_id: 'push-test' }];
   await writeFile(
     configPath,
-    JSON.stringify({
-      name: 'push-test',
-      compatibility_date: '2026-10-01',
-      d1_databases: [{ binding: 'PUSH_DB', database_name: 'push-test', database_id: 'push-test' }],
-    }),
+    JSON.stringify({ name: 'push-test', compatibility_date: '2026-10-01', d1_databases: databases }),
   );
-  const proxy = await getPlatformProxy<{ PUSH_DB: D1Database }>({ configPath, persist: { path: folder } });
-  const db = proxy.env.PUSH_DB;
-  for (const file of (await readdir(MIGRATIONS)).filter((name) => name.endsWith('.sql')).sort()) {
-    const sql = (await readFile(path.join(MIGRATIONS, file), 'utf8'))
-      .split('\n')
-      .filter((line) => !line.trimStart().startsWith('--'))
-      .join('\n');
-    const statements = sql
-      .split(';')
-      .map((statement) => statement.trim())
-      .filter((statement) => statement !== '');
-    await db.batch(statements.map((statement) => db.prepare(statement)));
-  }
+  // Migrated by wrangler, as every local server's database is (scripts/lib/local-d1.ts).
+  await copyMigratedD1(databases, folder);
+  // getPlatformProxy's persist path is the `v3` folder inside what wrangler's `--persist-to` names.
+  const persist = { path: path.join(folder, 'v3') };
+  const proxy = await getPlatformProxy<{ PUSH_DB: D1Database }>({ configPath, persist });
   return {
-    db,
+    db: proxy.env.PUSH_DB,
     async dispose() {
       await proxy.dispose();
       await rm(folder, { recursive: true, force: true });

@@ -1,0 +1,37 @@
+import { spawn, type StdioOptions } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * Running the project's tools (Astro, wrangler). They are started as `node <their JS entry>` with the project's
+ * own Node, never through their `.bin` shims, whose `#!/usr/bin/env node` line may find an older Node on the
+ * machine.
+ */
+
+export const projectRoot = path.resolve(import.meta.dirname, '../..');
+export const ASTRO = path.join(projectRoot, 'node_modules/astro/bin/astro.mjs');
+export const WRANGLER = path.join(projectRoot, 'node_modules/wrangler/bin/wrangler.js');
+
+export const quietToolEnv = { ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
+
+/**
+ * Runs a tool's JS entry with the project's Node in the project folder; resolves with what it printed (nothing
+ * when its output goes to the terminal: `stdio: 'inherit'`), or rejects with that output, naming `what`.
+ */
+export function runTool(entry: string, args: string[], env: NodeJS.ProcessEnv, stdio: StdioOptions, what: string) {
+  const child = spawn(process.execPath, [entry, ...args], { cwd: projectRoot, env, stdio });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise<string>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${what} failed (${code}):\n${output}`)),
+    );
+  });
+}
+
+/** Runs wrangler with the project's Node and resolves with its output, or rejects with it. */
+export function runWrangler(args: string[]): Promise<string> {
+  const env = { ...process.env, ...quietToolEnv, CI: 'true' };
+  return runTool(WRANGLER, args, env, 'pipe', `wrangler ${args.slice(0, 3).join(' ')}`);
+}
