@@ -5,8 +5,8 @@ import { chromium, type BrowserContext, type BrowserContextOptions } from 'playw
 import { findChromium } from '../../scripts/lib/chromium.ts';
 
 /**
- * A Chromium driven by playwright-core (no browser download): CHROMIUM_PATH, Debian's, or the one that
- * ships inside an npm package (see scripts/lib/chromium.ts). The flags keep it from reaching for the
+ * A Chromium driven by playwright-core (no browser download): CHROMIUM_PATH, the one that ships inside an npm
+ * package, or Debian's (see scripts/lib/chromium.ts). The flags keep it from reaching for the
  * network this machine does not have.
  */
 export async function launchChromium(options: BrowserContextOptions = {}): Promise<BrowserContext> {
