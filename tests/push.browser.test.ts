@@ -75,7 +75,11 @@ function replacePushManager(fake: FakeSubscription) {
 }
 
 async function openWithPush(path: string, fake: FakeSubscription): Promise<Page> {
-  browser = await launchChromium({ extraHTTPHeaders: { 'CF-Connecting-IP': uniqueClientIp() } });
+  // Notifications: the full browser where there is one (the packaged headless shell denies them).
+  browser = await launchChromium(
+    { extraHTTPHeaders: { 'CF-Connecting-IP': uniqueClientIp() } },
+    { notifications: true },
+  );
   await browser.grantPermissions(['notifications'], { origin: baseUrl });
   await browser.addInitScript(replacePushManager, fake);
   const page = await browser.newPage();

@@ -6,11 +6,15 @@ import { findChromium } from '../../scripts/lib/chromium.ts';
 
 /**
  * A Chromium driven by playwright-core (no browser download): CHROMIUM_PATH, the one that ships inside an npm
- * package, or Debian's (see scripts/lib/chromium.ts). The flags keep it from reaching for the
+ * package, or Debian's; Debian's before the packaged one when notifications are needed (see
+ * scripts/lib/chromium.ts). The flags keep it from reaching for the
  * network this machine does not have.
  */
-export async function launchChromium(options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const browser = await findChromium();
+export async function launchChromium(
+  options: BrowserContextOptions = {},
+  needs: { notifications?: boolean } = {},
+): Promise<BrowserContext> {
+  const browser = await findChromium(needs);
   return chromium.launchPersistentContext(await mkdtemp(path.join(tmpdir(), 'departures-board-chromium-')), {
     executablePath: browser.executablePath,
     env: { ...process.env, ...browser.env },
