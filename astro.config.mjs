@@ -21,7 +21,10 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'never' },
   // The service keeps no per-visitor state and serves no transformed images: no SESSION KV, no IMAGES binding.
   session: false,
-  adapter: cloudflare({ imageService: 'passthrough' }),
+  // No worker inspector in Astro's runs (a build prerenders in workerd): each would take the first free port from
+  // 9229, and two runs starting together (the tests build copies side by side) can both take the same one.
+  // `npm start` (wrangler dev) keeps its inspector.
+  adapter: cloudflare({ imageService: 'passthrough', inspectorPort: false }),
   vite: {
     // Scripts as files too: Astro inlines small ones otherwise.
     build: { assetsInlineLimit: 0 },

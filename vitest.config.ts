@@ -2,12 +2,12 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The order files start in. First the ones that make the longest chain or wait the longest: the files that run
- * Astro (whose runs take turns: tests/support/astro-turn.ts), the longest Chromium file, the one that waits
- * 40 s for a reset's time to come, and the one that starts five servers one after the other. Then the core and
- * node files, then the other served files, short ones that fill the end evenly. Named here rather than left to
- * Vitest's timings: those include the wait for the Astro turn, so the order they gave changed from run to run
- * (one run started `npm run dev` after 120 s), and a fresh clone (CI) has none (it would order by file size).
+ * The order files start in. First the ones that take longest: the files that run Astro (each builds a copy of
+ * the project beside the others: tests/support/project-copy.ts, or runs `npm run dev`), the longest Chromium file,
+ * the one that waits 40 s for a reset's time to come, and the one that starts servers one after the other. Then
+ * the core and node files, then the other served files, short ones that fill the end evenly. Named here rather
+ * than left to Vitest's timings, which change from run to run, and which a fresh clone (CI) does not have (it
+ * would order by file size).
  */
 const START_FIRST = [
   'tests/dev-server.test.ts',
@@ -18,7 +18,7 @@ const START_FIRST = [
   'tests/data-source-fault.test.ts',
 ];
 
-class LongestChainFirst extends BaseSequencer {
+class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (file: TestSpecification) => {
@@ -39,11 +39,11 @@ class LongestChainFirst extends BaseSequencer {
  */
 export default defineConfig({
   test: {
-    // The served files mostly wait (on the Astro turn, workerd, Chromium, the clock): more workers than cores keep
+    // The served files mostly wait (on Astro, workerd, Chromium, the clock): more workers than cores keep
     // both cores busy. Vitest's default, one worker fewer than the cores, is one worker on two cores. Five: one
     // for most of START_FIRST at the start; seven were slower, their CPU slowing the chain of builds down.
     maxWorkers: 5,
-    sequence: { sequencer: LongestChainFirst },
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
@@ -66,8 +66,8 @@ export default defineConfig({
           // A request wrangler dev's own local proxy dropped before the worker saw it is sent once more.
           setupFiles: ['tests/support/local-proxy-retry.ts'],
           // The files share one build and one local server (tests/support/served-build.ts) and run beside each
-          // other and the other projects, mostly waiting on workerd, Astro and Chromium; the files that run
-          // Astro themselves take turns (tests/support/astro-turn.ts).
+          // other and the other projects, mostly waiting on workerd, Astro and Chromium; the files that build
+          // build copies of the project (tests/support/project-copy.ts).
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },

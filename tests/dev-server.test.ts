@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, stopServer, waitUntilServing } from '../scripts/lib/local-server.ts';
-import { ASTRO_TURN_TIMEOUT_MS, giveBackAstroTurn, takeAstroTurn } from './support/astro-turn.ts';
 
 /**
  * `npm run dev` (astro dev, the worker in workerd through Vite) on a copy of the events: it listens on
  * PORT, every endpoint answers (none with a 500), and an edited event file shows everywhere without a restart.
+ * The one Astro run of the tests in the project itself after the served build (every other builds a copy:
+ * tests/support/project-copy.ts), so that it starts with the project's own Vite cache, as `npm run dev` does.
  */
 
 const ASTRO = path.resolve('node_modules/astro/bin/astro.mjs');
@@ -18,7 +19,6 @@ let eventsDir: string;
 let log = '';
 
 beforeAll(async () => {
-  await takeAstroTurn();
   eventsDir = path.join(await mkdtemp(path.join(tmpdir(), 'departures-board-dev-')), 'events');
   await cp('content/events', eventsDir, { recursive: true });
   const port = await freePort();
@@ -35,10 +35,9 @@ beforeAll(async () => {
   await waitUntilServing(`${baseUrl}/favicon.svg`, dev, 150_000).catch((error: Error) => {
     throw new Error(`${error.message}\n${log}`);
   });
-}, ASTRO_TURN_TIMEOUT_MS + 180_000);
-afterAll(async () => {
+}, 180_000);
+afterAll(() => {
   if (dev) stopServer(dev);
-  await giveBackAstroTurn();
 });
 
 const ENDPOINTS = [

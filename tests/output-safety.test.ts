@@ -1,5 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseJsonFeed } from 'feedsmith';
 import ICAL from 'ical.js';
@@ -8,8 +7,8 @@ import Parser from 'rss-parser';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, freePort, startServer, type RunningServer } from '../scripts/lib/local-server.ts';
-import { ASTRO_TURN_TIMEOUT_MS, inAstroTurn } from './support/astro-turn.ts';
 import { launchChromium } from './support/browser.ts';
+import { copyProject, PROJECT } from './support/project-copy.ts';
 
 /**
  * A site built from hostile summaries (tests/fixtures/tricky-events: a script tag, a CDATA end, Markdown
@@ -23,24 +22,26 @@ const LINK = '[click me](https://evil.example) **bold** # heading | table';
 const FORMULA = '=HYPERLINK("https://evil.example","reset")';
 const CRLF = 'First line\r\nDTSTART:19700101T000000Z\r\nX-INJECTED:yes\nlast';
 
+let projectDir: string;
 let outDir: string;
 let server: RunningServer;
 let browser: BrowserContext;
 const text = async (route: string) => (await fetch(`${server.baseUrl}${route}`)).text();
 
 beforeAll(async () => {
-  outDir = await mkdtemp(path.join(tmpdir(), 'departures-board-tricky-'));
+  // Built in a copy of the project, beside the other tests' Astro runs (tests/support/project-copy.ts).
+  projectDir = await copyProject('departures-board-tricky-');
+  outDir = path.join(projectDir, 'dist');
   const port = await freePort();
-  await inAstroTurn(() =>
-    buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir: 'tests/fixtures/tricky-events', outDir }),
-  );
+  const eventsDir = path.join(PROJECT, 'tests/fixtures/tricky-events');
+  await buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir, outDir, projectDir });
   server = await startServer({ port, workerConfig: path.join(outDir, 'server/wrangler.json') });
   browser = await launchChromium();
-}, ASTRO_TURN_TIMEOUT_MS + 180_000);
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await rm(outDir, { recursive: true, force: true });
+  await rm(projectDir, { recursive: true, force: true });
 });
 
 describe('hostile summaries stay text', () => {

@@ -1,32 +1,16 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/local-server.ts';
-import { ASTRO_TURN_TIMEOUT_MS, inAstroTurn } from './support/astro-turn.ts';
 import { commandNames, descendantsOf, isAlive } from './support/processes.ts';
+import { copyProject } from './support/project-copy.ts';
 
 /**
  * What a deployment does with the project: a copy whose sample events and marker are replaced by a few real
  * events (one provider folder missing), and then by nothing at all. `npm run validate`, `npm start` and
  * `astro build` run in the copy, with the default paths (content/events, content/dataset.json) and no EVENTS_DIR.
  */
-
-const PROJECT = path.resolve(import.meta.dirname, '..');
-const PARTS = [
-  'astro.config.mjs',
-  'package.json',
-  'tsconfig.json',
-  'wrangler.jsonc',
-  'worker-configuration.d.ts',
-  'src',
-  'functions',
-  'public',
-  'scripts',
-  'migrations',
-  'content',
-];
 
 const realEvent = (fields: {
   id: string;
@@ -123,16 +107,14 @@ const validateInCopy = () =>
     encoding: 'utf8',
   });
 
-/** A build in the copy, in this file's Astro turn: the copy's node_modules is a link to the project's. */
-async function buildInCopy(siteUrl: string, outDir: string) {
+/** A build in the copy (beside any other Astro run: tests/support/project-copy.ts). */
+function buildInCopy(siteUrl: string, outDir: string) {
   const astro = path.join(copy, 'node_modules/astro/bin/astro.mjs');
-  const run = await inAstroTurn(async () =>
-    spawnSync(process.execPath, [astro, 'build', '--outDir', outDir], {
-      cwd: copy,
-      env: deploymentEnv(siteUrl),
-      encoding: 'utf8',
-    }),
-  );
+  const run = spawnSync(process.execPath, [astro, 'build', '--outDir', outDir], {
+    cwd: copy,
+    env: deploymentEnv(siteUrl),
+    encoding: 'utf8',
+  });
   if (run.status !== 0)
     throw new Error(`astro build failed in the copy (${run.status}):\n${run.stdout}\n${run.stderr}`);
   return run.stdout;
@@ -140,7 +122,7 @@ async function buildInCopy(siteUrl: string, outDir: string) {
 
 /**
  * `npm start` in the copy, as a person runs it in a terminal: PORT set, no SITE_URL, in a process group of its
- * own (a terminal's foreground job). Resolves when it prints its address; the Astro turn is held until then.
+ * own (a terminal's foreground job). Resolves when it prints its address.
  */
 async function npmStartInCopy(): Promise<{
   child: ChildProcess;
@@ -151,31 +133,27 @@ async function npmStartInCopy(): Promise<{
   const port = await freePort();
   const env = deploymentEnv('');
   delete env.SITE_URL;
-  return inAstroTurn(async () => {
-    const child = spawn(process.execPath, ['scripts/start.ts'], {
-      cwd: copy,
-      env: { ...env, PORT: String(port) },
-      detached: true,
-    });
-    let output = '';
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-    const address = await new Promise<string>((resolve, reject) => {
-      child.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-      child.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const announced = /is served at (http:\/\/\S+?)[.;]? /.exec(output)?.[1];
-        if (announced) resolve(announced);
-      });
-    });
-    return { child, port, address, exited };
+  const child = spawn(process.execPath, ['scripts/start.ts'], {
+    cwd: copy,
+    env: { ...env, PORT: String(port) },
+    detached: true,
   });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const address = await new Promise<string>((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const announced = /is served at (http:\/\/\S+?)[.;]? /.exec(output)?.[1];
+      if (announced) resolve(announced);
+    });
+  });
+  return { child, port, address, exited };
 }
 
 beforeAll(async () => {
-  copy = await mkdtemp(path.join(tmpdir(), 'departures-board-deployment-'));
-  for (const part of PARTS) await cp(path.join(PROJECT, part), path.join(copy, part), { recursive: true });
-  await symlink(path.join(PROJECT, 'node_modules'), path.join(copy, 'node_modules'));
+  copy = await copyProject('departures-board-deployment-');
   // "Replacing the sample data" (README): delete the sample events and the marker, add real events.
   await rm(path.join(copy, 'content/events'), { recursive: true });
   await rm(path.join(copy, 'content/dataset.json'));
@@ -193,85 +171,77 @@ afterAll(async () => {
 });
 
 describe('a copy of the project with real events instead of the sample set', () => {
-  it(
-    'validates them; npm start builds and serves them, without a word or header about sample data',
-    async () => {
-      const validation = validateInCopy();
-      expect(validation.stderr).toBe('');
-      expect(validation.status).toBe(0);
-      expect(validation.stdout.trim()).toBe('content/events: 5 valid event files (4 published, 1 drafts).');
+  it('validates them; npm start builds and serves them, without a word or header about sample data', async () => {
+    const validation = validateInCopy();
+    expect(validation.stderr).toBe('');
+    expect(validation.status).toBe(0);
+    expect(validation.stdout.trim()).toBe('content/events: 5 valid event files (4 published, 1 drafts).');
 
-      const start = await npmStartInCopy();
-      try {
-        expect(start.address).toBe(`http://localhost:${start.port}`);
-        // Asked the moment the address is printed: it must already answer.
-        expect((await fetch(`${start.address}/`)).status).toBe(200);
-        expect(await readFile(path.join(copy, 'dist/client/_headers'), 'utf8')).not.toMatch(/X-Sample-Data/i);
-        const timeline = await fetch(`${start.address}/api/timeline?limit=50`);
-        expect(((await timeline.json()) as { events: { id: string }[] }).events.map((event) => event.id)).toEqual(
-          PUBLISHED_IDS,
-        );
-        for (const page of [
-          '/',
-          '/zh',
-          '/provider_c',
-          '/about',
-          '/index.md',
-          '/zh/index.md',
-          '/api/status',
-          '/favicon.svg',
-          '/data/board.json',
-          '/no-such-page',
-        ]) {
-          const response = await fetch(`${start.address}${page}`);
-          expect(response.status, page).toBe(page === '/no-such-page' ? 404 : 200);
-          expect(response.headers.get('X-Sample-Data'), page).toBeNull();
-          expect(await response.text(), page).not.toMatch(NO_SAMPLE_WORDS);
-        }
-
-        // Closing the terminal (SIGHUP to the foreground job's process group) leaves no process behind.
-        const processes = await descendantsOf(start.child.pid!);
-        expect(await commandNames(processes)).toContain('workerd');
-        process.kill(-start.child.pid!, 'SIGHUP');
-        await start.exited;
-        // Give the server's processes time to go (a hang guard: the check below is what counts).
-        for (let attempt = 0; attempt < 100 && processes.some(isAlive); attempt += 1)
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        expect(processes.filter(isAlive)).toEqual([]);
-      } finally {
-        for (const pid of [start.child.pid!, ...(await descendantsOf(start.child.pid!))])
-          if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    const start = await npmStartInCopy();
+    try {
+      expect(start.address).toBe(`http://localhost:${start.port}`);
+      // Asked the moment the address is printed: it must already answer.
+      expect((await fetch(`${start.address}/`)).status).toBe(200);
+      expect(await readFile(path.join(copy, 'dist/client/_headers'), 'utf8')).not.toMatch(/X-Sample-Data/i);
+      const timeline = await fetch(`${start.address}/api/timeline?limit=50`);
+      expect(((await timeline.json()) as { events: { id: string }[] }).events.map((event) => event.id)).toEqual(
+        PUBLISHED_IDS,
+      );
+      for (const page of [
+        '/',
+        '/zh',
+        '/provider_c',
+        '/about',
+        '/index.md',
+        '/zh/index.md',
+        '/api/status',
+        '/favicon.svg',
+        '/data/board.json',
+        '/no-such-page',
+      ]) {
+        const response = await fetch(`${start.address}${page}`);
+        expect(response.status, page).toBe(page === '/no-such-page' ? 404 : 200);
+        expect(response.headers.get('X-Sample-Data'), page).toBeNull();
+        expect(await response.text(), page).not.toMatch(NO_SAMPLE_WORDS);
       }
-    },
-    ASTRO_TURN_TIMEOUT_MS + 300_000,
-  );
 
-  it(
-    'validates and builds an empty tree: an empty folder, and no folder at all as a fresh clone has',
-    async () => {
-      await rm(path.join(copy, 'content/events'), { recursive: true });
-      await mkdir(path.join(copy, 'content/events'));
-      const emptyFolder = validateInCopy();
-      expect(emptyFolder.status).toBe(0);
-      expect(emptyFolder.stdout.trim()).toBe('content/events: 0 valid event files (0 published, 0 drafts).');
+      // Closing the terminal (SIGHUP to the foreground job's process group) leaves no process behind.
+      const processes = await descendantsOf(start.child.pid!);
+      expect(await commandNames(processes)).toContain('workerd');
+      process.kill(-start.child.pid!, 'SIGHUP');
+      await start.exited;
+      // Give the server's processes time to go (a hang guard: the check below is what counts).
+      for (let attempt = 0; attempt < 100 && processes.some(isAlive); attempt += 1)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(processes.filter(isAlive)).toEqual([]);
+    } finally {
+      for (const pid of [start.child.pid!, ...(await descendantsOf(start.child.pid!))])
+        if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  }, 300_000);
 
-      // git keeps no empty folder: a clone of a project whose events were all deleted has no content/events.
-      await rm(path.join(copy, 'content/events'), { recursive: true });
-      const noFolder = validateInCopy();
-      expect(noFolder.status).toBe(0);
-      expect(noFolder.stdout.trim()).toBe('content/events: 0 valid event files (0 published, 0 drafts).');
+  it('validates and builds an empty tree: an empty folder, and no folder at all as a fresh clone has', async () => {
+    await rm(path.join(copy, 'content/events'), { recursive: true });
+    await mkdir(path.join(copy, 'content/events'));
+    const emptyFolder = validateInCopy();
+    expect(emptyFolder.status).toBe(0);
+    expect(emptyFolder.stdout.trim()).toBe('content/events: 0 valid event files (0 published, 0 drafts).');
 
-      const outDir = path.join(copy, 'dist-empty');
-      await buildInCopy('http://127.0.0.1:1', outDir);
-      const index = JSON.parse(await readFile(path.join(outDir, 'client/data/events/index.json'), 'utf8')) as {
-        files: unknown[];
-      };
-      expect(index.files).toEqual([]);
-      const board = JSON.parse(await readFile(path.join(outDir, 'client/data/board.json'), 'utf8')) as {
-        providers: Record<string, { recent: unknown[] }>;
-      };
-      expect(Object.values(board.providers).map((provider) => provider.recent)).toEqual([[], [], []]);
-    },
-    ASTRO_TURN_TIMEOUT_MS + 300_000,
-  );
+    // git keeps no empty folder: a clone of a project whose events were all deleted has no content/events.
+    await rm(path.join(copy, 'content/events'), { recursive: true });
+    const noFolder = validateInCopy();
+    expect(noFolder.status).toBe(0);
+    expect(noFolder.stdout.trim()).toBe('content/events: 0 valid event files (0 published, 0 drafts).');
+
+    const outDir = path.join(copy, 'dist-empty');
+    await buildInCopy('http://127.0.0.1:1', outDir);
+    const index = JSON.parse(await readFile(path.join(outDir, 'client/data/events/index.json'), 'utf8')) as {
+      files: unknown[];
+    };
+    expect(index.files).toEqual([]);
+    const board = JSON.parse(await readFile(path.join(outDir, 'client/data/board.json'), 'utf8')) as {
+      providers: Record<string, { recent: unknown[] }>;
+    };
+    expect(Object.values(board.providers).map((provider) => provider.recent)).toEqual([[], [], []]);
+  }, 300_000);
 });

@@ -15,7 +15,7 @@ import { freePort } from '../scripts/lib/local-server.ts';
 const START = 'scripts/start.ts';
 
 describe('npm start', () => {
-  // No Astro turn: the port is checked before the build, which never starts (and would not write dist/).
+  // In the project itself: the port is checked before the build, which never starts (and would not write dist/).
   it('reports a busy PORT in one line before building, and exits 1', async () => {
     const port = await freePort();
     const outDir = await mkdtemp(path.join(tmpdir(), 'departures-board-start-'));

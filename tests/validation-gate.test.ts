@@ -136,8 +136,9 @@ describe('npm run validate', () => {
   });
 });
 
-// No Astro turn: a refused build stops in Astro's first hook, before it writes anything the other builds share
-// (its content store, its caches, .astro/), as the first test checks of the output folder.
+// In the project itself, not a copy (tests/support/project-copy.ts): a refused build stops in Astro's first hook,
+// before it writes anything `npm run dev`'s test shares (the content store, the caches, .astro/), as the first
+// test checks of the output folder.
 describe('the build', () => {
   it('refuses a tree with a bad file, names every bad file, and publishes nothing', async () => {
     // An earlier publication in the output folder, which a refused build must leave as it was.

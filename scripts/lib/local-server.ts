@@ -21,10 +21,12 @@ export interface BuildOptions {
   /** Another output folder than dist/ (its worker config is then `<outDir>/server/wrangler.json`). */
   outDir?: string;
   stdio?: StdioOptions;
+  /** A copy of the project to build instead (the tests' builds beside each other: tests/support/project-copy.ts). */
+  projectDir?: string;
 }
 
 /** `astro build` with `{base_url}` (and optionally another event tree); rejects with the build's output. */
-export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe' }: BuildOptions): Promise<string> {
+export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe', projectDir }: BuildOptions): Promise<string> {
   // NODE_ENV=production whatever the caller's (vitest sets `test`, which makes Vite build with DEV=true).
   const env = {
     ...process.env,
@@ -33,7 +35,10 @@ export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe' }: BuildO
     SITE_URL: siteUrl,
     ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}),
   };
-  return runTool(ASTRO, ['build', ...(outDir ? ['--outDir', outDir] : [])], env, stdio, 'astro build');
+  const args = ['build', ...(outDir ? ['--outDir', outDir] : [])];
+  if (projectDir === undefined) return runTool(ASTRO, args, env, stdio, 'astro build');
+  const astro = path.join(projectDir, path.relative(projectRoot, ASTRO));
+  return runTool(astro, args, env, stdio, 'astro build', projectDir);
 }
 
 export interface ServeOptions {

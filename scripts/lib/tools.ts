@@ -14,11 +14,18 @@ export const WRANGLER = path.join(projectRoot, 'node_modules/wrangler/bin/wrangl
 export const quietToolEnv = { ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
 
 /**
- * Runs a tool's JS entry with the project's Node in the project folder; resolves with what it printed (nothing
+ * Runs a tool's JS entry with the project's Node in the project folder (or `cwd`); resolves with what it printed (nothing
  * when its output goes to the terminal: `stdio: 'inherit'`), or rejects with that output, naming `what`.
  */
-export function runTool(entry: string, args: string[], env: NodeJS.ProcessEnv, stdio: StdioOptions, what: string) {
-  const child = spawn(process.execPath, [entry, ...args], { cwd: projectRoot, env, stdio });
+export function runTool(
+  entry: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdio: StdioOptions,
+  what: string,
+  cwd = projectRoot,
+) {
+  const child = spawn(process.execPath, [entry, ...args], { cwd, env, stdio });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -9,8 +9,8 @@ import { startServer, type RunningServer } from '../../scripts/lib/local-server.
  * - `ownServer()`: a server of the file's own over the same build, with a state folder of its own (KV, D1,
  *   rate-limiter counters start empty), for files whose assertions depend on that state. About three seconds
  *   to start. A file that changes the build's files serves a copy of its own (tests/data-source-fault.test.ts).
- * Neither builds: a file that needs other content than the served fixture builds it in its Astro turn
- * (astro-turn.ts), and pays for it.
+ * Neither builds: a file that needs other content than the served fixture builds a copy of the project
+ * (project-copy.ts), and pays for it.
  */
 
 export const sharedSite = (): { baseUrl: string } => ({ baseUrl: inject('baseUrl') });
