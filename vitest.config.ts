@@ -3,7 +3,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The order files start in. First the ones that take longest: the files that run Astro (each builds a copy of
- * the project beside the others: tests/support/project-copy.ts, or runs `npm run dev`), the longest Chromium file,
+ * the project beside the others: scripts/lib/project-copy.ts, or runs `npm run dev`), the longest Chromium file,
  * the one that waits 40 s for a reset's time to come, and the one that starts servers one after the other. Then
  * the core and node files, then the other served files, short ones that fill the end evenly. Named here rather
  * than left to Vitest's timings, which change from run to run, and which a fresh clone (CI) does not have (it
@@ -63,13 +63,19 @@ export default defineConfig({
           name: 'served',
           include: ['tests/*.test.ts'],
           globalSetup: ['tests/support/served-build.ts'],
+          // The files share one module graph per worker, as in core: each importing Playwright, the MCP SDK and
+          // the parsers again was about a twentieth of the run.
+          isolate: false,
           // A request wrangler dev's own local proxy dropped before the worker saw it is sent once more.
           setupFiles: ['tests/support/local-proxy-retry.ts'],
           // The files share one build and one local server (tests/support/served-build.ts) and run beside each
           // other and the other projects, mostly waiting on workerd, Astro and Chromium; the files that build
-          // build copies of the project (tests/support/project-copy.ts).
+          // build copies of the project (scripts/lib/project-copy.ts).
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // expect.poll gives up after 1 s by default: too short for a service worker or a page's script on a
+          // loaded machine (a push's notification once took longer). A wait, not a timing assertion.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],

@@ -9,7 +9,7 @@ import { freePort, stopServer, waitUntilServing } from '../scripts/lib/local-ser
  * `npm run dev` (astro dev, the worker in workerd through Vite) on a copy of the events: it listens on
  * PORT, every endpoint answers (none with a 500), and an edited event file shows everywhere without a restart.
  * The one Astro run of the tests in the project itself after the served build (every other builds a copy:
- * tests/support/project-copy.ts), so that it starts with the project's own Vite cache, as `npm run dev` does.
+ * scripts/lib/project-copy.ts), so that it starts with the project's own Vite cache, as `npm run dev` does.
  */
 
 const ASTRO = path.resolve('node_modules/astro/bin/astro.mjs');

@@ -8,7 +8,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, freePort, startServer, type RunningServer } from '../scripts/lib/local-server.ts';
 import { launchChromium } from './support/browser.ts';
-import { copyProject, PROJECT } from './support/project-copy.ts';
+import { copyProject, PROJECT } from '../scripts/lib/project-copy.ts';
 
 /**
  * A site built from hostile summaries (tests/fixtures/tricky-events: a script tag, a CDATA end, Markdown

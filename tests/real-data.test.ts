@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/local-server.ts';
 import { commandNames, descendantsOf, isAlive } from './support/processes.ts';
-import { copyProject } from './support/project-copy.ts';
+import { copyProject } from '../scripts/lib/project-copy.ts';
 
 /**
  * What a deployment does with the project: a copy whose sample events and marker are replaced by a few real
@@ -234,7 +234,7 @@ describe('a copy of the project with real events instead of the sample set', () 
     expect(noFolder.stdout.trim()).toBe('content/events: 0 valid event files (0 published, 0 drafts).');
 
     const outDir = path.join(copy, 'dist-empty');
-    await buildInCopy('http://127.0.0.1:1', outDir);
+    buildInCopy('http://127.0.0.1:1', outDir);
     const index = JSON.parse(await readFile(path.join(outDir, 'client/data/events/index.json'), 'utf8')) as {
       files: unknown[];
     };

@@ -136,7 +136,7 @@ describe('npm run validate', () => {
   });
 });
 
-// In the project itself, not a copy (tests/support/project-copy.ts): a refused build stops in Astro's first hook,
+// In the project itself, not a copy (scripts/lib/project-copy.ts): a refused build stops in Astro's first hook,
 // before it writes anything `npm run dev`'s test shares (the content store, the caches, .astro/), as the first
 // test checks of the output folder.
 describe('the build', () => {

@@ -21,7 +21,7 @@ export interface BuildOptions {
   /** Another output folder than dist/ (its worker config is then `<outDir>/server/wrangler.json`). */
   outDir?: string;
   stdio?: StdioOptions;
-  /** A copy of the project to build instead (the tests' builds beside each other: tests/support/project-copy.ts). */
+  /** A copy of the project to build instead (the tests' builds beside each other: scripts/lib/project-copy.ts). */
   projectDir?: string;
 }
 

@@ -10,6 +10,7 @@ import path from 'node:path';
 export const projectRoot = path.resolve(import.meta.dirname, '../..');
 export const ASTRO = path.join(projectRoot, 'node_modules/astro/bin/astro.mjs');
 export const WRANGLER = path.join(projectRoot, 'node_modules/wrangler/bin/wrangler.js');
+export const VITEST = path.join(projectRoot, 'node_modules/vitest/vitest.mjs');
 
 export const quietToolEnv = { ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
 

@@ -12,9 +12,11 @@
  */
 
 const PROXY_DROPPED_CONNECTION = /Network connection lost/;
-const plainFetch = globalThis.fetch;
+// The served files share their worker's modules (isolate: false) and this file runs before each: wrap once.
+const WRAPPED = Symbol.for('departures-board.local-proxy-retry');
+const plainFetch = (globalThis.fetch as typeof fetch & { [WRAPPED]?: typeof fetch })[WRAPPED] ?? globalThis.fetch;
 
-globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+const retryingFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
   // A Request's body can be read once only: such a call is passed through as it is.
   if (input instanceof Request) return plainFetch(input, init);
   const response = await plainFetch(input, init);
@@ -24,3 +26,4 @@ globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise
   );
   return plainFetch(input, init);
 };
+globalThis.fetch = Object.assign(retryingFetch, { [WRAPPED]: plainFetch });

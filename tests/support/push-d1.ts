@@ -11,7 +11,14 @@ import type { PushQueueMessage } from '../../src/server/push/messages.ts';
  * drive the consumer message by message.
  */
 
-export async function startPushDatabase(): Promise<{ db: D1Database; dispose(): Promise<void> }> {
+export interface PushDatabase {
+  db: D1Database;
+  /** Deletes every row (the schema stays), so that a file's tests share one database and each starts empty. */
+  empty(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function startPushDatabase(): Promise<PushDatabase> {
   const folder = await mkdtemp(path.join(tmpdir(), 'departures-board-push-d1-'));
   const configPath = path.join(folder, 'wrangler.json');
   const databases = [{ binding: 'PUSH_DB', database_name: 'push-test', database_id: 'push-test' }];
@@ -24,8 +31,21 @@ export async function startPushDatabase(): Promise<{ db: D1Database; dispose(): 
   // getPlatformProxy's persist path is the `v3` folder inside what wrangler's `--persist-to` names.
   const persist = { path: path.join(folder, 'v3') };
   const proxy = await getPlatformProxy<{ PUSH_DB: D1Database }>({ configPath, persist });
+  const db = proxy.env.PUSH_DB;
   return {
-    db: proxy.env.PUSH_DB,
+    db,
+    async empty() {
+      // Newest table first, so that no row is deleted before the rows that refer to it.
+      const { results } = await db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations' ORDER BY rowid DESC",
+        )
+        .all<{ name: string }>();
+      await db.batch([
+        ...results.map(({ name }) => db.prepare(`DELETE FROM "${name}"`)),
+        db.prepare('DELETE FROM sqlite_sequence'),
+      ]);
+    },
     async dispose() {
       await proxy.dispose();
       await rm(folder, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { startServer, type RunningServer } from '../../scripts/lib/local-server.
  *   rate-limiter counters start empty), for files whose assertions depend on that state. About three seconds
  *   to start. A file that changes the build's files serves a copy of its own (tests/data-source-fault.test.ts).
  * Neither builds: a file that needs other content than the served fixture builds a copy of the project
- * (project-copy.ts), and pays for it.
+ * (scripts/lib/project-copy.ts), and pays for it.
  */
 
 export const sharedSite = (): { baseUrl: string } => ({ baseUrl: inject('baseUrl') });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stamped } from '../../core/build-stamp.ts';
 import { buildEdgeDataset } from '../../core/dataset.ts';
 import { pushPayload } from '../../core/push/payload.ts';
@@ -6,7 +6,7 @@ import type { Event } from '../../core/schemas.ts';
 import { makeEvent } from '../../core/test-events.ts';
 import type { EventKind, Locale, Provider } from '../../core/vocabulary.ts';
 import { generateVapidSecrets } from '../../node/local-vapid.ts';
-import { startPushDatabase, recordingQueue } from '../../../tests/support/push-d1.ts';
+import { type PushDatabase, recordingQueue, startPushDatabase } from '../../../tests/support/push-d1.ts';
 import {
   createSubscriberKeys,
   decryptPush,
@@ -35,7 +35,7 @@ const vapid = {
 const NOW = new Date('2026-06-15T12:00:00.000Z');
 const minutesFrom = (minutes: number, from = NOW) => new Date(from.getTime() + minutes * 60_000);
 
-let database: Awaited<ReturnType<typeof startPushDatabase>>;
+let database: PushDatabase;
 let db: D1Database;
 let receiver: PushReceiver;
 let queued: ReturnType<typeof recordingQueue>;
@@ -48,24 +48,24 @@ const dispatchEnv = () => ({ ASSETS: assets, PUSH_DB: db, PUSH_QUEUE: queued.que
 const consumerEnv = () => ({ PUSH_DB: db, PUSH_QUEUE: queued.queue });
 const settings = () => ({ vapid, allowLoopbackReceiver: true });
 
-/** Each test talks to a real local D1 in workerd: about a second, and several on a loaded machine. */
+/** A real local D1 in workerd: starting one takes about a second, and several on a loaded machine. */
 const REAL_D1 = { timeout: 60_000 };
 
 beforeAll(async () => {
   receiver = await startPushReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-});
-beforeEach(async () => {
+  // One database for the file, emptied before each test: starting one is a second of CPU (workerd).
   database = await startPushDatabase();
   db = database.db;
+}, REAL_D1.timeout);
+afterAll(async () => {
+  await receiver.close();
+  await database.dispose();
+}, REAL_D1.timeout);
+beforeEach(async () => {
+  await database.empty();
   queued = recordingQueue();
   receiver.received.length = 0;
   published = [makeEvent({ id: 'old-1', announcedAt: minutesFrom(-3000).toISOString() })];
-}, REAL_D1.timeout);
-afterEach(async () => {
-  await database.dispose();
 }, REAL_D1.timeout);
 
 let sequence = 0;

@@ -1,0 +1,33 @@
+// `npm test` after the events are validated and the code linted: the type check and every test, side by side.
+// The check (`astro check`, 19 s on one core) would otherwise come first, and the tests' start (the build of the
+// served fixture) leaves the other core idle. It checks a copy of the project (scripts/lib/project-copy.ts): it
+// first syncs Astro's content store, which that build writes too. Its report follows the tests'. Arguments are
+// passed to `vitest run`.
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { copyProject } from './lib/project-copy.ts';
+import { ASTRO, projectRoot, quietToolEnv, runTool, VITEST } from './lib/tools.ts';
+
+const copy = await copyProject('departures-board-typecheck-', ['tests', 'vitest.config.ts']);
+console.log('Type-checking (astro check) beside the tests; its report follows theirs.\n');
+const typecheck = runTool(
+  path.join(copy, path.relative(projectRoot, ASTRO)),
+  ['check'],
+  { ...process.env, ...quietToolEnv },
+  'pipe',
+  'astro check',
+  copy,
+).then(
+  (output) => ({ passed: true, output }),
+  (error: Error) => ({ passed: false, output: error.message }),
+);
+
+const tests = spawn(process.execPath, [VITEST, 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
+const testsPassed = await new Promise<boolean>((resolve) => tests.on('exit', (code) => resolve(code === 0)));
+
+const { passed, output } = await typecheck;
+await rm(copy, { recursive: true, force: true });
+// The copy's paths, as the project's.
+console.log(`\nastro check:\n${output.replaceAll(`${copy}/`, '').trim()}`);
+process.exitCode = testsPassed && passed ? 0 : 1;
