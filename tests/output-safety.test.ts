@@ -29,7 +29,7 @@ let browser: BrowserContext;
 const text = async (route: string) => (await fetch(`${server.baseUrl}${route}`)).text();
 
 beforeAll(async () => {
-  // Built in a copy of the project, beside the other tests' Astro runs (tests/support/project-copy.ts).
+  // Built in a copy of the project, beside the other tests' Astro runs (scripts/lib/project-copy.ts).
   projectDir = await copyProject('departures-board-tricky-');
   outDir = path.join(projectDir, 'dist');
   const port = await freePort();

@@ -107,7 +107,7 @@ const validateInCopy = () =>
     encoding: 'utf8',
   });
 
-/** A build in the copy (beside any other Astro run: tests/support/project-copy.ts). */
+/** A build in the copy (beside any other Astro run: scripts/lib/project-copy.ts). */
 function buildInCopy(siteUrl: string, outDir: string) {
   const astro = path.join(copy, 'node_modules/astro/bin/astro.mjs');
   const run = spawnSync(process.execPath, [astro, 'build', '--outDir', outDir], {
