@@ -88,6 +88,14 @@ async function openWithPush(path: string, fake: FakeSubscription): Promise<Page>
   return page;
 }
 
+/** For the tests that need the browser to grant notifications: a clear failure where it cannot (docs/push.md). */
+async function expectNotificationsGranted(page: Page) {
+  expect(
+    await page.evaluate(() => Notification.permission),
+    "this Chromium grants no notifications (the packaged headless shell never does): set CHROMIUM_PATH to a full Chromium, such as Debian's chromium package",
+  ).toBe('granted');
+}
+
 const storedTopics = (endpoint: string) =>
   queryLocalD1(
     stateDir,
@@ -125,6 +133,7 @@ describe('the "Notify me" control', () => {
   it('subscribes with the server key, sends the chosen topics and language, which the server stores, and stops', async () => {
     const fake = browserKeys();
     const page = await openWithPush('/zh/provider_b', fake);
+    await expectNotificationsGranted(page);
     const { publicKey } = (await (await fetch(`${baseUrl}/api/push/key`)).json()) as { publicKey: string };
 
     // The provider page's defaults: its provider, resets, the page's language.
@@ -211,6 +220,7 @@ describe('a push and its notification', () => {
       transition: 'effective',
     };
     const page = await openWithPush('/', browserKeys());
+    await expectNotificationsGranted(page);
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 
     // The push itself, as a push service would hand it to the browser (DevTools protocol, ServiceWorker domain).
