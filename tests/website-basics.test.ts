@@ -1,6 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, inject, it } from 'vitest';
 import { PROVIDERS } from '../src/core/vocabulary.ts';
+import { STATUS_LABELS } from '../src/core/i18n/labels.ts';
 
 /** What every site owes the crawlers and browsers that visit it (issue 14, "Website"), checked on the served build. */
 
@@ -88,5 +89,20 @@ describe('the badge', () => {
     const img = new RegExp(`<img\\b[^>]*src="/badge/${PROVIDERS[0]}\\.svg"[^>]*>`).exec(html)?.[0] ?? '';
     expect(img).toMatch(new RegExp(`\\bwidth="${width}"`));
     expect(img).toMatch(new RegExp(`\\bheight="${height}"`));
+  });
+
+  it('is described in the page’s language: the provider and its status word', async () => {
+    for (const [page, provider, colon, locale] of [
+      [`/${PROVIDERS[1]}`, 'Provider B', ': ', 'en'],
+      [`/zh/${PROVIDERS[1]}`, '供应商 B', '：', 'zh'],
+    ] as const) {
+      const html = await (await fetch(`${baseUrl}${page}`)).text();
+      const alt = /<img\b[^>]*src="\/badge\/[^"]+\.svg"[^>]*\balt="([^"]*)"/.exec(html)?.[1];
+      const words = Object.values(STATUS_LABELS[locale]);
+      expect(
+        words.map((word) => `${provider}${colon}${word}`),
+        page,
+      ).toContain(alt);
+    }
   });
 });

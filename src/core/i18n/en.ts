@@ -238,6 +238,8 @@ export const en = {
     footerTerms:
       'Data as is, without warranty. Not affiliated with the providers. Link back and keep each event’s original post when republishing.',
     badge: 'Status badge',
+    /** The badge image's alternative text: the provider and its status word. */
+    badgeAlt: (provider: string, status: string) => `${provider}: ${status}`,
     aboutPage: {
       intro: (service: string) =>
         `${service} publishes the official announcements about account-wide usage-limit resets of three AI coding-tool providers (and banked reset cards, limit boosts, promotions and teases), each linked to its original public post, and derives a board from them: a status per provider, statistics, and an honest cadence estimate of the next reset.`,
