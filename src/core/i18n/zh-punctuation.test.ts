@@ -72,6 +72,7 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'ui.historyTruncated': [[50, 120]],
   'ui.gapsDescription': [[12]],
   'ui.trackMedian': [['1.2 天']],
+  'ui.badgeAlt': [['供应商 B', '超过常规间隔']],
   'ui.aboutPage.intro': [['Departures Board']],
   'ui.apiPage.mcpTools': [['get_status、get_timeline']],
   'ui.provenance.lag': [[5], [-90], [3000]],
