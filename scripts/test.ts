@@ -3,31 +3,42 @@
 // served fixture) leaves the other core idle. It checks a copy of the project (scripts/lib/project-copy.ts): it
 // first syncs Astro's content store, which that build writes too. Its report follows the tests'. Arguments are
 // passed to `vitest run`.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { copyProject } from './lib/project-copy.ts';
-import { ASTRO, projectRoot, quietToolEnv, runTool, VITEST } from './lib/tools.ts';
+import { ASTRO, projectRoot, quietToolEnv, VITEST } from './lib/tools.ts';
+
+const exited = (child: ChildProcess) =>
+  new Promise<boolean>((resolve) => {
+    child.on('error', () => resolve(false));
+    child.on('exit', (code) => resolve(code === 0));
+  });
 
 const copy = await copyProject('departures-board-typecheck-', ['tests', 'vitest.config.ts']);
 console.log('Type-checking (astro check) beside the tests; its report follows theirs.\n');
-const typecheck = runTool(
-  path.join(copy, path.relative(projectRoot, ASTRO)),
-  ['check'],
-  { ...process.env, ...quietToolEnv },
-  'pipe',
-  'astro check',
-  copy,
-).then(
-  (output) => ({ passed: true, output }),
-  (error: Error) => ({ passed: false, output: error.message }),
-);
+const check = spawn(process.execPath, [path.join(copy, path.relative(projectRoot, ASTRO)), 'check'], {
+  cwd: copy,
+  env: { ...process.env, ...quietToolEnv },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+let report = '';
+check.stdout.on('data', (chunk: Buffer) => (report += chunk.toString()));
+check.stderr.on('data', (chunk: Buffer) => (report += chunk.toString()));
+const checkPassed = exited(check);
 
 const tests = spawn(process.execPath, [VITEST, 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
-const testsPassed = await new Promise<boolean>((resolve) => tests.on('exit', (code) => resolve(code === 0)));
+// Ctrl+C or a stop: both end, and the copy is still removed below.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    tests.kill(signal);
+    check.kill(signal);
+  });
+}
+const testsPassed = await exited(tests);
 
-const { passed, output } = await typecheck;
+const passed = await checkPassed;
 await rm(copy, { recursive: true, force: true });
 // The copy's paths, as the project's.
-console.log(`\nastro check:\n${output.replaceAll(`${copy}/`, '').trim()}`);
+console.log(`\nastro check:\n${report.replaceAll(`${copy}/`, '').trim()}`);
 process.exitCode = testsPassed && passed ? 0 : 1;
