@@ -5,19 +5,19 @@
 // passed to `vitest run`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { copyProject } from './lib/project-copy.ts';
-import { ASTRO, projectRoot, quietToolEnv, VITEST } from './lib/tools.ts';
+import { astroEntry, quietToolEnv, VITEST } from './lib/tools.ts';
 
 const exited = (child: ChildProcess) =>
   new Promise<boolean>((resolve) => {
     child.on('error', () => resolve(false));
-    child.on('exit', (code) => resolve(code === 0));
+    // 'close': the check's report is read to its end.
+    child.on('close', (code) => resolve(code === 0));
   });
 
 const copy = await copyProject('departures-board-typecheck-', ['tests', 'vitest.config.ts']);
 console.log('Type-checking (astro check) beside the tests; its report follows theirs.\n');
-const check = spawn(process.execPath, [path.join(copy, path.relative(projectRoot, ASTRO)), 'check'], {
+const check = spawn(process.execPath, [astroEntry(copy), 'check'], {
   cwd: copy,
   env: { ...process.env, ...quietToolEnv },
   stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +8,9 @@ import { freePort, stopServer, waitUntilServing } from '../scripts/lib/local-ser
 /**
  * `npm run dev` (astro dev, the worker in workerd through Vite) on a copy of the events: it listens on
  * PORT, every endpoint answers (none with a 500), and an edited event file shows everywhere without a restart.
- * The one Astro run of the tests in the project itself after the served build (every other builds a copy:
- * scripts/lib/project-copy.ts), so that it starts with the project's own Vite cache, as `npm run dev` does.
+ * The one Astro run of the tests in the project itself after the served build that gets past Astro's first hook
+ * (every build of other content builds a copy: scripts/lib/project-copy.ts; refused builds stop before Astro
+ * writes anything), so that it starts with the project's own Vite cache, as `npm run dev` does.
  */
 
 const ASTRO = path.resolve('node_modules/astro/bin/astro.mjs');
@@ -36,8 +37,9 @@ beforeAll(async () => {
     throw new Error(`${error.message}\n${log}`);
   });
 }, 180_000);
-afterAll(() => {
+afterAll(async () => {
   if (dev) stopServer(dev);
+  if (eventsDir) await rm(path.dirname(eventsDir), { recursive: true, force: true });
 });
 
 const ENDPOINTS = [

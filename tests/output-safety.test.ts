@@ -8,7 +8,8 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, freePort, startServer, type RunningServer } from '../scripts/lib/local-server.ts';
 import { launchChromium } from './support/browser.ts';
-import { copyProject, PROJECT } from '../scripts/lib/project-copy.ts';
+import { copyProject } from '../scripts/lib/project-copy.ts';
+import { projectRoot } from '../scripts/lib/tools.ts';
 
 /**
  * A site built from hostile summaries (tests/fixtures/tricky-events: a script tag, a CDATA end, Markdown
@@ -33,7 +34,7 @@ beforeAll(async () => {
   projectDir = await copyProject('departures-board-tricky-');
   outDir = path.join(projectDir, 'dist');
   const port = await freePort();
-  const eventsDir = path.join(PROJECT, 'tests/fixtures/tricky-events');
+  const eventsDir = path.join(projectRoot, 'tests/fixtures/tricky-events');
   await buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir, outDir, projectDir });
   server = await startServer({ port, workerConfig: path.join(outDir, 'server/wrangler.json') });
   browser = await launchChromium();

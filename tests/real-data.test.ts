@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/local-server.ts';
 import { commandNames, descendantsOf, isAlive } from './support/processes.ts';
 import { copyProject } from '../scripts/lib/project-copy.ts';
+import { astroEntry } from '../scripts/lib/tools.ts';
 
 /**
  * What a deployment does with the project: a copy whose sample events and marker are replaced by a few real
@@ -109,8 +110,7 @@ const validateInCopy = () =>
 
 /** A build in the copy (beside any other Astro run: scripts/lib/project-copy.ts). */
 function buildInCopy(siteUrl: string, outDir: string) {
-  const astro = path.join(copy, 'node_modules/astro/bin/astro.mjs');
-  const run = spawnSync(process.execPath, [astro, 'build', '--outDir', outDir], {
+  const run = spawnSync(process.execPath, [astroEntry(copy), 'build', '--outDir', outDir], {
     cwd: copy,
     env: deploymentEnv(siteUrl),
     encoding: 'utf8',

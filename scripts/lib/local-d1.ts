@@ -36,7 +36,8 @@ export async function queryLocalD1(persistTo: string, sql: string): Promise<Reco
   const folder = path.join(d1FolderOf(persistTo), 'miniflare-D1DatabaseObject');
   const files = (await readdir(folder)).filter((name) => name.endsWith('.sqlite') && name !== 'metadata.sqlite');
   if (files.length !== 1) throw new Error(`expected one local D1 database in ${folder}, found ${files.length}`);
-  const database = new DatabaseSync(path.join(folder, files[0] as string));
+  // A busy wait: workerd may hold a write lock for a moment (or still be stopping, in the push benchmark).
+  const database = new DatabaseSync(path.join(folder, files[0] as string), { timeout: 5_000 });
   try {
     return database
       .prepare(sql)

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { LOCAL_STATE_DIR } from '../../src/node/local-state.ts';
 import { vapidSecrets } from '../../src/node/local-vapid.ts';
 import { applyMigrations } from './local-d1.ts';
-import { ASTRO, projectRoot, quietToolEnv, runTool, WRANGLER } from './tools.ts';
+import { astroEntry, projectRoot, quietToolEnv, runTool, WRANGLER } from './tools.ts';
 
 /**
  * Building the site and serving the production build in workerd, shared by `npm start`, the tests and the
@@ -36,9 +36,7 @@ export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe', projectD
     ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}),
   };
   const args = ['build', ...(outDir ? ['--outDir', outDir] : [])];
-  if (projectDir === undefined) return runTool(ASTRO, args, env, stdio, 'astro build');
-  const astro = path.join(projectDir, path.relative(projectRoot, ASTRO));
-  return runTool(astro, args, env, stdio, 'astro build', projectDir);
+  return runTool(astroEntry(projectDir ?? projectRoot), args, env, stdio, 'astro build', projectDir);
 }
 
 export interface ServeOptions {
@@ -158,7 +156,7 @@ export function freePort(): Promise<number> {
 
 export interface RunningServer {
   baseUrl: string;
-  /** The state folder it serves (local D1, KV, limiter counters): `wrangler d1 execute --persist-to` reads it. */
+  /** The state folder it serves (local D1, KV, limiter counters): `queryLocalD1` (local-d1.ts) reads its D1. */
   stateDir: string;
   /** Resident memory of the server's processes (wrangler and workerd), in bytes, read from /proc. */
   residentBytes(): Promise<number>;

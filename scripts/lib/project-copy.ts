@@ -1,6 +1,7 @@
-import { cp, mkdir, mkdtemp, readdir, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { projectRoot } from './tools.ts';
 
 /**
  * A copy of the project whose Astro runs share nothing with the project's own, so that they run beside them (the
@@ -10,8 +11,6 @@ import path from 'node:path';
  * in the copy prerenders with the copy's own local state (its `.wrangler`), and the worker's inspector is off in
  * every Astro run (astro.config.mjs), so no port is contested either.
  */
-
-export const PROJECT = path.resolve(import.meta.dirname, '../..');
 
 const PARTS = [
   'astro.config.mjs',
@@ -36,12 +35,17 @@ const TOOL_CACHES = new Set(['.astro', '.vite', '.vite-temp']);
  */
 export async function copyProject(prefix: string, extraParts: readonly string[] = []): Promise<string> {
   const copy = await mkdtemp(path.join(tmpdir(), prefix));
-  for (const part of [...PARTS, ...extraParts])
-    await cp(path.join(PROJECT, part), path.join(copy, part), { recursive: true });
-  await mkdir(path.join(copy, 'node_modules'));
-  for (const entry of await readdir(path.join(PROJECT, 'node_modules'))) {
-    if (TOOL_CACHES.has(entry)) continue;
-    await symlink(path.join(PROJECT, 'node_modules', entry), path.join(copy, 'node_modules', entry));
+  try {
+    for (const part of [...PARTS, ...extraParts])
+      await cp(path.join(projectRoot, part), path.join(copy, part), { recursive: true });
+    await mkdir(path.join(copy, 'node_modules'));
+    for (const entry of await readdir(path.join(projectRoot, 'node_modules'))) {
+      if (TOOL_CACHES.has(entry)) continue;
+      await symlink(path.join(projectRoot, 'node_modules', entry), path.join(copy, 'node_modules', entry));
+    }
+    return copy;
+  } catch (error) {
+    await rm(copy, { recursive: true, force: true });
+    throw error;
   }
-  return copy;
 }

@@ -9,6 +9,8 @@ import path from 'node:path';
 
 export const projectRoot = path.resolve(import.meta.dirname, '../..');
 export const ASTRO = path.join(projectRoot, 'node_modules/astro/bin/astro.mjs');
+/** Astro's entry in the project or in a copy of it (scripts/lib/project-copy.ts). */
+export const astroEntry = (projectDir: string) => path.join(projectDir, path.relative(projectRoot, ASTRO));
 export const WRANGLER = path.join(projectRoot, 'node_modules/wrangler/bin/wrangler.js');
 export const VITEST = path.join(projectRoot, 'node_modules/vitest/vitest.mjs');
 
@@ -32,7 +34,8 @@ export function runTool(
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise<string>((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) =>
+    // 'close', not 'exit': the output streams may still hold the end of the output at 'exit'.
+    child.on('close', (code) =>
       code === 0 ? resolve(output) : reject(new Error(`${what} failed (${code}):\n${output}`)),
     );
   });

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
@@ -7,15 +7,15 @@ import { findChromium } from '../../scripts/lib/chromium.ts';
 /**
  * A Chromium driven by playwright-core (no browser download): CHROMIUM_PATH, the one that ships inside an npm
  * package, or Debian's; Debian's before the packaged one when notifications are needed (see
- * scripts/lib/chromium.ts). The flags keep it from reaching for the
- * network this machine does not have.
+ * scripts/lib/chromium.ts). The flags keep it from reaching for the network this machine does not have.
  */
 export async function launchChromium(
   options: BrowserContextOptions = {},
   needs: { notifications?: boolean } = {},
 ): Promise<BrowserContext> {
   const browser = await findChromium(needs);
-  return chromium.launchPersistentContext(await mkdtemp(path.join(tmpdir(), 'departures-board-chromium-')), {
+  const profile = await mkdtemp(path.join(tmpdir(), 'departures-board-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: browser.executablePath,
     env: { ...process.env, ...browser.env },
     headless: true,
@@ -31,4 +31,11 @@ export async function launchChromium(
     ],
     ...options,
   });
+  // The profile goes with the browser; Chromium may still be writing into it for a moment after the close.
+  context.on('close', () => {
+    rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch((error: Error) =>
+      console.warn(`the Chromium profile ${profile} was left behind: ${error.message}`),
+    );
+  });
+  return context;
 }

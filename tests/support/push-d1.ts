@@ -38,7 +38,7 @@ export async function startPushDatabase(): Promise<PushDatabase> {
       // Newest table first, so that no row is deleted before the rows that refer to it.
       const { results } = await db
         .prepare(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations' ORDER BY rowid DESC",
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT GLOB 'sqlite_*' AND name NOT GLOB '_cf_*' AND name <> 'd1_migrations' ORDER BY rowid DESC",
         )
         .all<{ name: string }>();
       await db.batch([
