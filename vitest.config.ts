@@ -39,10 +39,11 @@ class LongestFirst extends BaseSequencer {
  */
 export default defineConfig({
   test: {
-    // The served files mostly wait (on Astro, workerd, Chromium, the clock): more workers than cores keep
-    // both cores busy. Vitest's default, one worker fewer than the cores, is one worker on two cores. Five: one
-    // for most of START_FIRST at the start; seven were slower, their CPU slowing the chain of builds down.
-    maxWorkers: 5,
+    // The served files often wait (on Astro, workerd, Chromium, the clock): more workers than cores keep both
+    // cores busy. Vitest's default, one worker fewer than the cores, is one worker on two cores. Four: with the
+    // builds side by side the run is bound by CPU, and one run after another on the same machine took 144 s with
+    // three, 128 s with four and 149 s with five (more processes at once cost more CPU for the same work).
+    maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
     projects: [
       {
