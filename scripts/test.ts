@@ -3,41 +3,36 @@
 // served fixture) leaves the other core idle. It checks a copy of the project (scripts/lib/project-copy.ts): it
 // first syncs Astro's content store, which that build writes too. Its report follows the tests'. Arguments are
 // passed to `vitest run`.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { copyProject } from './lib/project-copy.ts';
-import { astroEntry, quietToolEnv, VITEST } from './lib/tools.ts';
-
-const exited = (child: ChildProcess) =>
-  new Promise<boolean>((resolve) => {
-    child.on('error', () => resolve(false));
-    // 'close': the check's report is read to its end.
-    child.on('close', (code) => resolve(code === 0));
-  });
+import { astroEntry, quietToolEnv, runTool, VITEST } from './lib/tools.ts';
 
 const copy = await copyProject('departures-board-typecheck-', ['tests', 'vitest.config.ts']);
 console.log('Type-checking (astro check) beside the tests; its report follows theirs.\n');
-const check = spawn(process.execPath, [astroEntry(copy), 'check'], {
+const stop = new AbortController();
+const check = runTool(astroEntry(copy), ['check'], { ...process.env, ...quietToolEnv }, 'pipe', 'astro check', {
   cwd: copy,
-  env: { ...process.env, ...quietToolEnv },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-let report = '';
-check.stdout.on('data', (chunk: Buffer) => (report += chunk.toString()));
-check.stderr.on('data', (chunk: Buffer) => (report += chunk.toString()));
-const checkPassed = exited(check);
+  signal: stop.signal,
+}).then(
+  (report) => ({ passed: true, report }),
+  (error: Error) => ({ passed: false, report: error.message }),
+);
 
 const tests = spawn(process.execPath, [VITEST, 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
 // Ctrl+C or a stop: both end, and the copy is still removed below.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     tests.kill(signal);
-    check.kill(signal);
+    stop.abort();
   });
 }
-const testsPassed = await exited(tests);
+const testsPassed = await new Promise<boolean>((resolve) => {
+  tests.on('error', () => resolve(false));
+  tests.on('exit', (code) => resolve(code === 0));
+});
 
-const passed = await checkPassed;
+const { passed, report } = await check;
 await rm(copy, { recursive: true, force: true });
 // The copy's paths, as the project's.
 console.log(`\nastro check:\n${report.replaceAll(`${copy}/`, '').trim()}`);

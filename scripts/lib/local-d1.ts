@@ -49,14 +49,11 @@ export async function queryLocalD1(persistTo: string, sql: string): Promise<Reco
 }
 
 /**
- * The push database's migrations, applied to the local D1 of the worker `workerConfig` in `persistTo`. A state
+ * The push database's migrations, applied to the local D1 `databases` (a worker config's) in `persistTo`. A state
  * folder without a D1 yet gets a copy of the migrated template; one with a D1 (`npm start`'s, kept between starts)
  * gets the migrations it lacks from wrangler.
  */
-export async function applyMigrations(workerConfig: string, persistTo: string): Promise<void> {
-  const { d1_databases: databases } = JSON.parse(await readFile(workerConfig, 'utf8')) as {
-    d1_databases: D1DatabaseConfig[];
-  };
+export async function applyMigrations(databases: readonly D1DatabaseConfig[], persistTo: string): Promise<void> {
   if (existsSync(d1FolderOf(persistTo))) await migrate(databases, persistTo);
   else await copyMigratedD1(databases, persistTo);
 }

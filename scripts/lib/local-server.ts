@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LOCAL_STATE_DIR } from '../../src/node/local-state.ts';
 import { vapidSecrets } from '../../src/node/local-vapid.ts';
-import { applyMigrations } from './local-d1.ts';
+import { applyMigrations, type D1DatabaseConfig } from './local-d1.ts';
 import { astroEntry, projectRoot, quietToolEnv, runTool, WRANGLER } from './tools.ts';
 
 /**
@@ -36,7 +36,7 @@ export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe', projectD
     ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}),
   };
   const args = ['build', ...(outDir ? ['--outDir', outDir] : [])];
-  return runTool(astroEntry(projectDir ?? projectRoot), args, env, stdio, 'astro build', projectDir);
+  return runTool(astroEntry(projectDir ?? projectRoot), args, env, stdio, 'astro build', { cwd: projectDir });
 }
 
 export interface ServeOptions {
@@ -79,9 +79,9 @@ export async function serveBuild({
 }: ServeOptions): Promise<ChildProcess> {
   // A worker with the push database (every build of the site; not a test's own small worker) gets its schema.
   const { d1_databases: databases = [] } = JSON.parse(await readFile(workerConfig, 'utf8')) as {
-    d1_databases?: unknown[];
+    d1_databases?: D1DatabaseConfig[];
   };
-  if (databases.length > 0) await applyMigrations(workerConfig, persistTo);
+  if (databases.length > 0) await applyMigrations(databases, persistTo);
   const variables = { ...(await vapidSecrets()), ...vars };
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
   if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));

@@ -17,8 +17,9 @@ export const VITEST = path.join(projectRoot, 'node_modules/vitest/vitest.mjs');
 export const quietToolEnv = { ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
 
 /**
- * Runs a tool's JS entry with the project's Node in the project folder (or `cwd`); resolves with what it printed (nothing
- * when its output goes to the terminal: `stdio: 'inherit'`), or rejects with that output, naming `what`.
+ * Runs a tool's JS entry with the project's Node in `cwd` (the project folder by default); resolves with what it
+ * printed (nothing when its output goes to the terminal: `stdio: 'inherit'`), or rejects with that output, naming
+ * `what`. An abort of `signal` ends the tool.
  */
 export function runTool(
   entry: string,
@@ -26,9 +27,9 @@ export function runTool(
   env: NodeJS.ProcessEnv,
   stdio: StdioOptions,
   what: string,
-  cwd = projectRoot,
+  { cwd = projectRoot, signal }: { cwd?: string | undefined; signal?: AbortSignal } = {},
 ) {
-  const child = spawn(process.execPath, [entry, ...args], { cwd, env, stdio });
+  const child = spawn(process.execPath, [entry, ...args], { cwd, env, stdio, ...(signal ? { signal } : {}) });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer } from '../../scripts/lib/local-server.ts';
 
@@ -19,7 +18,7 @@ export const sharedSite = (): { baseUrl: string } => ({ baseUrl: inject('baseUrl
 export function ownServer(): () => RunningServer {
   let server: RunningServer | undefined;
   beforeAll(async () => {
-    server = await startServer({ workerConfig: path.resolve('dist/server/wrangler.json') });
+    server = await startServer();
   });
   afterAll(async () => {
     await server?.stop();
