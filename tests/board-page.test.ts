@@ -4,7 +4,6 @@ import { HistoryIndexSchema, PublishedEventsSchema } from '../src/core/dataset.t
 import { compareNewestFirst } from '../src/core/ordering.ts';
 import { STATUS_LABELS } from '../src/core/i18n/labels.ts';
 import { checkEventTree } from '../src/node/check-event-tree.ts';
-import { SERVED_EVENTS_DIR } from './support/served-events.ts';
 
 const baseUrl = inject('baseUrl');
 
@@ -23,7 +22,7 @@ describe('the production build served in workerd', async () => {
     },
   );
 
-  const { events } = await checkEventTree(SERVED_EVENTS_DIR);
+  const { events } = await checkEventTree(inject('servedEventsDir'));
   const published = events.filter((event) => event.verified).sort(compareNewestFirst);
 
   it('publishes exactly the verified events as the whole history, one file per provider and year', async () => {

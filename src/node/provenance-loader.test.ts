@@ -15,9 +15,12 @@ import { eventProvenanceLoader } from './provenance-loader.ts';
 
 let root: string;
 let repo: string;
-const POST = '2026-11-01T09:00:00.000Z';
-const RECORDED = '2026-11-01T09:20:00.000Z';
-const VERIFIED = '2026-11-01T10:45:00.000Z';
+// Three days before the run, on a whole minute: a post in the past whatever the date (validation refuses a future one).
+const minutes = (count: number) => count * 60_000;
+const postedAt = Math.floor(Date.now() / minutes(1)) * minutes(1) - minutes(3 * 24 * 60);
+const POST = new Date(postedAt).toISOString();
+const RECORDED = new Date(postedAt + minutes(20)).toISOString();
+const VERIFIED = new Date(postedAt + minutes(105)).toISOString();
 
 const event = (verified: boolean) => ({
   id: 'first-reset',

@@ -1,18 +1,28 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkEventTree } from '../../src/node/check-event-tree.ts';
-import { SERVED_EVENTS_DIR } from '../support/served-events.ts';
+import { copyServedEvents } from '../support/served-events.ts';
 
 /** npm run event:add and event:verify, run on a temporary copy of a fixture tree (never content/events). */
 
 async function copyOfEvents() {
   const root = path.join(await mkdtemp(path.join(tmpdir(), 'departures-board-events-')), 'events');
-  await cp(SERVED_EVENTS_DIR, root, { recursive: true });
+  await copyServedEvents(root);
   return root;
 }
+
+/**
+ * The post's day: two days before the run (a post in the past on any date), as typed at the prompt in New York
+ * (09:30 at UTC−5, a time of day that is the same in every month: New York is at −5 outside summer time, and
+ * the offset is typed, not looked up) and as stored (14:30 UTC).
+ */
+const postDay = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+const TYPED_ANNOUNCED = `${postDay}T09:30:00-05:00`;
+const STORED_ANNOUNCED = `${postDay}T14:30:00.000Z`;
+const UTC_ANNOUNCED = `${postDay}T09:30:00Z`;
 const run = (script: string, args: string[], eventsDir: string) =>
   spawnSync(process.execPath, [script, ...args], {
     env: { ...process.env, EVENTS_DIR: eventsDir },
@@ -32,7 +42,7 @@ const ADD = [
   '--summary',
   'All usage limits have been reset, again.',
   '--announced',
-  '2026-11-20T09:30:00-05:00',
+  TYPED_ANNOUNCED,
   '--scope',
   'plan:team',
 ];
@@ -46,7 +56,7 @@ describe('npm run event:add', () => {
     const written = JSON.parse(await readFile(path.join(root, 'provider_b/113599999999999999.json'), 'utf8'));
     expect(written).toMatchObject({
       id: '113599999999999999',
-      announcedAt: '2026-11-20T14:30:00.000Z',
+      announcedAt: STORED_ANNOUNCED,
       scope: 'plan:team',
       sourceAccount: 'providerb',
       verified: false,
@@ -60,7 +70,7 @@ describe('npm run event:add', () => {
     const before = await readFile(path.join(root, 'provider_b/113599999999999999.json'), 'utf8');
     const again = run(
       'scripts/event-add.ts',
-      [...ADD.slice(0, -4), '--summary', 'changed', '--announced', '2026-11-20T09:30:00Z'],
+      [...ADD.slice(0, -4), '--summary', 'changed', '--announced', UTC_ANNOUNCED],
       root,
     );
     expect(again.status).toBe(1);
@@ -70,6 +80,7 @@ describe('npm run event:add', () => {
 
   it('names each bad or missing field and writes nothing', async () => {
     const root = await copyOfEvents();
+    const eventsBefore = (await checkEventTree(root)).events.length;
     const bad = run(
       'scripts/event-add.ts',
       [
@@ -84,7 +95,7 @@ describe('npm run event:add', () => {
         '--summary',
         's',
         '--announced',
-        '2026-11-20T09:30:00Z',
+        UTC_ANNOUNCED,
       ],
       root,
     );
@@ -99,7 +110,7 @@ describe('npm run event:add', () => {
     const impossible = run('scripts/event-add.ts', [...ADD.slice(0, -4), '--announced', '2026-02-30T09:30:00Z'], root);
     expect(impossible.status).toBe(1);
     expect(impossible.stderr).toMatch(/announcedAt: is not a real date-time: .*February 2026 has 28 days/);
-    expect((await checkEventTree(root)).events.length).toBe((await checkEventTree(SERVED_EVENTS_DIR)).events.length);
+    expect((await checkEventTree(root)).events.length).toBe(eventsBefore);
   });
 });
 
@@ -129,7 +140,7 @@ describe('npm run event:add, answering questions', () => {
         'All usage limits have been reset.',
         '2026-02-30T09:30:00-05:00',
         'yesterday',
-        '2026-11-20T09:30:00-05:00', // an impossible date, no date, a date
+        TYPED_ANNOUNCED, // an impossible date, no date, a date
         'plan:Team',
         'plan:team',
         '', // no effective time
@@ -159,7 +170,7 @@ describe('npm run event:add, answering questions', () => {
       provider: 'provider_b',
       kind: 'reset',
       scope: 'plan:team',
-      announcedAt: '2026-11-20T14:30:00.000Z',
+      announcedAt: STORED_ANNOUNCED,
       effectiveAt: null,
       sourceUrl: 'https://social.provider-b.example/@providerb/113500000000000042',
       sourceAccount: 'providerb',

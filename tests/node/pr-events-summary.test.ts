@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cp, mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVED_EVENTS_DIR } from '../support/served-events.ts';
+import { copyServedEvents } from '../support/served-events.ts';
 
 /** The job summary of a pull request, from a real git history in a scratch repository. */
 describe('scripts/pr-events-summary.ts', () => {
@@ -14,19 +14,19 @@ describe('scripts/pr-events-summary.ts', () => {
         cwd: repo,
         encoding: 'utf8',
       });
-    await cp(path.join(SERVED_EVENTS_DIR, 'provider_b'), path.join(repo, 'content/events/provider_b'), {
-      recursive: true,
-    });
+    await copyServedEvents(path.join(repo, 'content/events'));
     git('init', '-q', '-b', 'main');
     git('add', '.');
     git('commit', '-qm', 'base');
     git('checkout', '-qb', 'feature');
+    // A post of yesterday, at a whole second: in the past on any date.
+    const announcedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 86_400_000).toISOString();
     const event = {
       id: 'added-1',
       provider: 'provider_b',
       kind: 'reset',
       scope: 'global',
-      announcedAt: '2026-11-20T10:00:00.000Z',
+      announcedAt,
       effectiveAt: null,
       sourceUrl: 'https://social.provider-b.example/@providerb/1',
       sourceAccount: 'providerb',
@@ -48,7 +48,7 @@ describe('scripts/pr-events-summary.ts', () => {
     });
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain(
-      '| added | added-1 | provider_b | reset | 2026-11-20T10:00:00.000Z | draft | https://social.provider-b.example/@providerb/1 |',
+      `| added | added-1 | provider_b | reset | ${announcedAt} | draft | https://social.provider-b.example/@providerb/1 |`,
     );
     expect(run.stdout).toContain(`| removed | content/events/provider_b/${removed} |`);
   });
