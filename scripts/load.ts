@@ -1,7 +1,7 @@
 // `npm run load`: the mixed load for longer (default 60 s, 64 connections) against the production build in
 // workerd; prints the figures for docs/performance.md. Options: --seconds N --connections N
 import { parseArgs } from 'node:util';
-import { buildSite, freePort, startServer } from './lib/local-server.ts';
+import { BUILT_WORKER_CONFIG, buildSite, freePort, startServer } from './lib/local-server.ts';
 import { memoryLevelledOff, MIXED_REQUESTS, runMixedLoad } from './lib/mixed-load.ts';
 
 const { values } = parseArgs({
@@ -9,7 +9,7 @@ const { values } = parseArgs({
 });
 const port = await freePort();
 await buildSite({ siteUrl: `http://127.0.0.1:${port}` });
-const server = await startServer({ port });
+const server = await startServer({ port, workerConfig: BUILT_WORKER_CONFIG });
 try {
   const result = await runMixedLoad(server, Number(values.seconds), Number(values.connections));
   console.log(

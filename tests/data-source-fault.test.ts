@@ -1,7 +1,7 @@
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
 
 /**
@@ -38,7 +38,7 @@ async function serveCopy(): Promise<string> {
 
 beforeAll(async () => {
   copy = await mkdtemp(path.join(tmpdir(), 'departures-board-dist-'));
-  await cp('dist', copy, { recursive: true });
+  await cp(inject('builtDir'), copy, { recursive: true });
   saved = path.join(copy, 'board.json.saved');
   await cp(dataFile(), saved);
 });

@@ -115,7 +115,7 @@ beforeAll(async () => {
   receiver = await startPushReceiver();
   copy = await mkdtemp(path.join(tmpdir(), 'departures-board-push-dist-'));
   state = await mkdtemp(path.join(tmpdir(), 'departures-board-push-state-'));
-  await cp('dist', copy, { recursive: true });
+  await cp(inject('builtDir'), copy, { recursive: true });
   configFile = path.join(copy, 'server/wrangler.json');
 
   server = await serve();

@@ -75,7 +75,7 @@ describe('pages set no cookies', () => {
 
 describe('the build environment', () => {
   it('never reaches the worker bundle or the built files (Vite inlines only the exact import.meta.env names)', async () => {
-    const files = await readdir('dist', { recursive: true, withFileTypes: true });
+    const files = await readdir(inject('builtDir'), { recursive: true, withFileTypes: true });
     for (const entry of files.filter((candidate) => candidate.isFile() && /\.(m?js|json|html)$/.test(candidate.name))) {
       const text = await readFile(path.join(entry.parentPath, entry.name), 'utf8');
       expect(text.includes(BUILD_ENVIRONMENT_SENTINEL), entry.name).toBe(false);

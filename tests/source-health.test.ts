@@ -4,11 +4,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
 import { writeSourceReport } from '../src/node/source-report.ts';
 import { loadContract } from './support/openapi-contract.ts';
-import { SERVED_EVENTS_DIR } from './support/served-events.ts';
 
 /**
  * Source health end to end: `npm run watch` reads two fixture feeds on loopback (one answers, one fails) and
@@ -54,7 +53,7 @@ beforeAll(async () => {
   feedOrigin = `http://127.0.0.1:${(feeds.address() as AddressInfo).port}`;
   workspace = await mkdtemp(path.join(tmpdir(), 'departures-board-source-health-'));
   persistTo = path.join(workspace, 'state');
-  await cp(SERVED_EVENTS_DIR, path.join(workspace, 'events'), { recursive: true });
+  await cp(inject('servedEventsDir'), path.join(workspace, 'events'), { recursive: true });
   await writeFile(
     path.join(workspace, 'sources.json'),
     JSON.stringify({
@@ -82,7 +81,7 @@ describe('source health, from npm run watch to the served site', () => {
     expect(watch.stderr).toContain('answered HTTP 500');
     expect(watch.stderr).not.toContain('source report was not written');
 
-    site = await startServer({ persistTo });
+    site = await startServer({ persistTo, workerConfig: path.join(inject('builtDir'), 'server/wrangler.json') });
     const response = await fetch(`${site.baseUrl}/api/sources`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as SourcesBody;

@@ -131,7 +131,7 @@ async function sizeSection(): Promise<string> {
   await buildSite({ siteUrl: 'http://127.0.0.1:4321' });
   const bundle = measureWorkerBundle(await mkdtemp(path.join(os.tmpdir(), 'departures-board-bundle-')));
   const port = await freePort();
-  const server = await startServer({ port });
+  const server = await startServer({ port, workerConfig: BUILT_WORKER_CONFIG });
   const rows: (string | number)[][] = [];
   try {
     for (const page of ['/', '/provider_a', '/tracker', '/api']) {
@@ -170,7 +170,7 @@ async function growthSection(sizes: number[]): Promise<string> {
     const boardBytes = (await stat('dist/client/data/board.json')).size;
     const historyBytes = await folderBytes('dist/client/data/events');
 
-    const server = await startServer({ port });
+    const server = await startServer({ port, workerConfig: BUILT_WORKER_CONFIG });
     const coldStart = performance.now();
     const first = await fetch(`${server.baseUrl}/api/status`);
     const coldMs = performance.now() - coldStart;

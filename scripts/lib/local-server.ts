@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LOCAL_STATE_DIR } from '../../src/node/local-state.ts';
-import { vapidSecrets } from '../../src/node/local-vapid.ts';
+import { vapidSecrets, type VapidSecrets } from '../../src/node/local-vapid.ts';
 import { applyMigrations, type D1DatabaseConfig } from './local-d1.ts';
 import { astroEntry, projectRoot, quietToolEnv, runTool, WRANGLER } from './tools.ts';
 
@@ -50,6 +50,8 @@ export interface ServeOptions {
   stdio?: StdioOptions;
   /** The built worker to serve; a copy of dist/ can be served to test faults without touching the build. */
   workerConfig?: string;
+  /** The VAPID secrets; left out, the environment's or the local pair (src/node/local-vapid.ts), as `npm start`. */
+  vapid?: VapidSecrets;
   /**
    * Variables beyond the VAPID secrets, e.g. `PUSH_ALLOW_LOOPBACK_RECEIVER: 'true'` for a test's push receiver
    * (never set by `npm start`).
@@ -65,8 +67,10 @@ export interface ServeOptions {
 /**
  * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next. First
  * the push database's migrations are applied to the state folder, and the VAPID secrets (the environment's, or
- * the local pair: src/node/local-vapid.ts) are passed as variables; `/cdn-cgi/handler/scheduled` runs the cron's handler.
- * It runs in a process group of its own, so `stopServer` ends wrangler and the workerd processes it starts.
+ * the local pair: src/node/local-vapid.ts) are written to a file only its owner reads, in the state folder, which
+ * wrangler loads (`--env-file`): never on the command line, where `ps` shows it to every local user.
+ * `/cdn-cgi/handler/scheduled` runs the cron's handler. It runs in a process group of its own, so `stopServer`
+ * ends wrangler and the workerd processes it starts.
  */
 export async function serveBuild({
   port,
@@ -75,6 +79,7 @@ export async function serveBuild({
   stdio = 'pipe',
   workerConfig = BUILT_WORKER_CONFIG,
   vars = {},
+  vapid,
   inspectorPort,
 }: ServeOptions): Promise<ChildProcess> {
   // A worker with the push database (every build of the site; not a test's own small worker) gets its schema.
@@ -82,18 +87,27 @@ export async function serveBuild({
     d1_databases?: D1DatabaseConfig[];
   };
   if (databases.length > 0) await applyMigrations(databases, persistTo);
-  const variables = { ...(await vapidSecrets()), ...vars };
+  const secretsFile = await writeSecretsFile(persistTo, vapid ?? (await vapidSecrets()));
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
   if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn', '--test-scheduled');
-  args.push('--persist-to', persistTo);
-  for (const [name, value] of Object.entries(variables)) args.push('--var', `${name}:${value}`);
+  args.push('--persist-to', persistTo, '--env-file', secretsFile);
+  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   return spawn(process.execPath, args, {
     cwd: projectRoot,
     env: { ...process.env, ...quietToolEnv },
     stdio,
     detached: true,
   });
+}
+
+/** The secrets as an env file (`NAME=value` lines) that only its owner can read, in the state folder. */
+async function writeSecretsFile(persistTo: string, secrets: VapidSecrets): Promise<string> {
+  await mkdir(persistTo, { recursive: true });
+  const file = path.join(persistTo, 'secrets.env');
+  const lines = Object.entries(secrets).map(([name, value]) => `${name}=${value}`);
+  await writeFile(file, `${lines.join('\n')}\n`, { mode: 0o600 });
+  return file;
 }
 
 export function stopServer(server: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
@@ -183,14 +197,22 @@ async function residentBytesOfGroup(groupId: number): Promise<number> {
  * static file by default, so that the worker's first request is still to come: the cold start).
  */
 export async function startServer(
-  options: Omit<ServeOptions, 'port' | 'stdio'> & { port?: number; readyPath?: string } = {},
+  options: Omit<ServeOptions, 'port' | 'stdio' | 'workerConfig'> & {
+    /** The built worker: a test's own build or copy (never the checkout's dist/, which `npm start` may serve). */
+    workerConfig: string;
+    port?: number;
+    readyPath?: string;
+  },
 ): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   // A state folder of its own unless one is given (a test that wrote the source-health KV first).
   const ownState = options.persistTo === undefined;
   const state = options.persistTo ?? (await mkdtemp(path.join(tmpdir(), 'departures-board-state-')));
-  const server = await serveBuild({ inspectorPort: await freePort(), ...options, port, persistTo: state });
+  // A key pair of the state folder's own unless one is given (never the environment's or `npm start`'s file),
+  // kept across a restart on the same state, as a deployment keeps its key.
+  const vapid = options.vapid ?? (await vapidSecrets({}, path.join(state, 'vapid-keys.local.json')));
+  const server = await serveBuild({ inspectorPort: await freePort(), ...options, port, persistTo: state, vapid });
   let log = '';
   server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));

@@ -35,17 +35,23 @@ export function generateVapidSecrets(subject = LOCAL_SUBJECT): VapidSecrets {
   };
 }
 
-/** The environment's three secrets when it sets them all; else the local pair, made on first use. */
-export async function vapidSecrets(environment: NodeJS.ProcessEnv = process.env): Promise<VapidSecrets> {
+/**
+ * The environment's three secrets when it sets them all; else the local pair kept in `file`, made on first use
+ * (a test server keeps its own in its state folder, so that a restart on the same state keeps its key).
+ */
+export async function vapidSecrets(
+  environment: NodeJS.ProcessEnv = process.env,
+  file: string = LOCAL_VAPID_FILE,
+): Promise<VapidSecrets> {
   const { VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT } = environment;
   if (VAPID_PUBLIC_KEY && VAPID_PRIVATE_KEY && VAPID_SUBJECT)
     return { VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT };
   try {
-    return JSON.parse(await readFile(LOCAL_VAPID_FILE, 'utf8')) as VapidSecrets;
+    return JSON.parse(await readFile(file, 'utf8')) as VapidSecrets;
   } catch {
     const secrets = generateVapidSecrets();
-    await mkdir(path.dirname(LOCAL_VAPID_FILE), { recursive: true });
-    await writeFile(LOCAL_VAPID_FILE, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
     return secrets;
   }
 }

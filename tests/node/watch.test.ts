@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkEventTree } from '../../src/node/check-event-tree.ts';
-import { SERVED_EVENTS_DIR } from '../support/served-events.ts';
+import { copyServedEvents } from '../support/served-events.ts';
 import { runWatch } from '../../src/node/watch/run-watch.ts';
 
 /** The watcher against fixture feeds served on loopback, with a copy of content/ (never the real one). */
@@ -59,7 +59,7 @@ afterAll(() => {
 
 async function workspace(feeds: Record<string, { account: string; feed: string }[]>) {
   const root = await mkdtemp(path.join(tmpdir(), 'departures-board-watch-'));
-  await cp(SERVED_EVENTS_DIR, path.join(root, 'content/events'), { recursive: true });
+  await copyServedEvents(path.join(root, 'content/events'));
   await writeFile(path.join(root, 'sources.json'), JSON.stringify(feeds));
   await writeFile(path.join(root, 'state.json'), '{"seen": {}}');
   return {
@@ -160,6 +160,9 @@ describe('npm run watch', () => {
   });
 });
 
+/** The local state folder the workspace's source report is written to (beside its event tree). */
+const reportState = (options: { eventsRoot: string }) => path.join(options.eventsRoot, '../../state');
+
 const runScript = (options: { sourcesFile: string; stateFile: string; eventsRoot: string }) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     const args = [
@@ -174,7 +177,8 @@ const runScript = (options: { sourcesFile: string; stateFile: string; eventsRoot
     const child = execFile(
       process.execPath,
       args,
-      { env: { ...process.env, EVENTS_DIR: options.eventsRoot } },
+      // Its source report goes to a local KV of the workspace's own, never the one `npm start` serves.
+      { env: { ...process.env, EVENTS_DIR: options.eventsRoot, SOURCE_REPORT_PERSIST_TO: reportState(options) } },
       (_, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
     );
   });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer } from '../../scripts/lib/local-server.ts';
 
@@ -18,7 +19,7 @@ export const sharedSite = (): { baseUrl: string } => ({ baseUrl: inject('baseUrl
 export function ownServer(): () => RunningServer {
   let server: RunningServer | undefined;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ workerConfig: path.join(inject('builtDir'), 'server/wrangler.json') });
   });
   afterAll(async () => {
     await server?.stop();
