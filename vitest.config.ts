@@ -32,13 +32,42 @@ class LongestFirst extends BaseSequencer {
 }
 
 /**
- * Three projects, by what a test needs:
- * - `core`: the pure core and every edge route in-process (no build, no server), beside the code;
+ * The in-process tests at the real clock and at clocks months behind and ahead (tests/support/shifted-clock.ts):
+ * a fixture or expectation that goes stale as the calendar moves fails today, not on the day it expires.
+ */
+const CLOCK_SHIFTS_DAYS = [0, -150, 150];
+/**
+ * Run at the real clock only: the fuzzers (random input, their assertions hold at any clock: no 500, no crash) and
+ * the file that reads the report through workerd, whose clock a process of Node cannot move (it hands workerd the
+ * test's clock instead). Together two fifths of the project's time.
+ */
+const REAL_CLOCK_ONLY = ['functions/fuzz.test.ts', 'src/core/api/query.fuzz.test.ts', 'src/node/source-report.test.ts'];
+
+const coreAt = (days: number) => ({
+  test: {
+    name: days === 0 ? 'core' : `core@${days > 0 ? '+' : ''}${days}d`,
+    include: ['src/**/*.test.ts', 'functions/**/*.test.ts'],
+    exclude: days === 0 ? [] : REAL_CLOCK_ONLY,
+    environment: 'node' as const,
+    // Pure code: the files share one module graph per worker instead of importing it again per file
+    // (that import was four fifths of the project's time). A test must not depend on another's state.
+    isolate: false,
+    env: { TEST_CLOCK_SHIFT_DAYS: String(days) },
+    setupFiles: ['tests/support/shifted-clock.ts'],
+  },
+});
+
+/**
+ * Three kinds of project, by what a test needs:
+ * - `core`: the pure core and every edge route in-process (no build, no server), beside the code, at three clocks;
  * - `node`: the commands and the repository's own files (tests/node): Node only, no site build;
  * - `served`: what only the real runtime shows: one build served by workerd, Chromium, builds of their own.
+ * Around them all, tests/support/checkout-untouched.ts fails the run if a test wrote the checkout's own build or
+ * local state.
  */
 export default defineConfig({
   test: {
+    globalSetup: ['tests/support/checkout-untouched.ts'],
     // The served files often wait (on Astro, workerd, Chromium, the clock): more workers than cores keep both
     // cores busy. Vitest's default, one worker fewer than the cores, is one worker on two cores. Four: with the
     // builds side by side the run is bound by CPU, and one run after another on the same machine took 144 s with
@@ -46,16 +75,7 @@ export default defineConfig({
     maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
     projects: [
-      {
-        test: {
-          name: 'core',
-          include: ['src/**/*.test.ts', 'functions/**/*.test.ts'],
-          environment: 'node',
-          // Pure code: the files share one module graph per worker instead of importing it again per file
-          // (that import was four fifths of the project's time). A test must not depend on another's state.
-          isolate: false,
-        },
-      },
+      ...CLOCK_SHIFTS_DAYS.map(coreAt),
       {
         test: { name: 'node', include: ['tests/node/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
       },
