@@ -3,7 +3,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer } from '../../scripts/lib/local-server.ts';
 
 /**
- * The two ways a served test file reaches workerd (docs/architecture.md, "Tests at three depths"):
+ * The two ways a served test file reaches workerd (docs/testing.md, "Three depths"):
  * - `sharedSite()`: the one build and server of the whole run (served-build.ts), for files that only read, or
  *   write what no other file reads (their own client address for the rate limiter, their own keys). Free.
  * - `ownServer()`: a server of the file's own over the same build, with a state folder of its own (KV, D1,
