@@ -12,9 +12,9 @@ import path from 'node:path';
  * is built for this: the page tests cost half the CPU in it that they cost in the full browser run headless
  * (40 against 74 CPU seconds, docs/performance.md).
  *
- * The headless shell has no notifications (`Notification.permission` is always "denied", whatever is granted),
- * so a caller that needs them (`{ notifications: true }`, the push tests) gets the full browser first: the
- * named one, then Debian's, then the shell.
+ * The headless shell has no notification service (`Notification.permission` reads "denied" and
+ * `showNotification` rejects, whatever is granted): the push tests stand in for that one piece
+ * (tests/push.browser.test.ts), so that they run in the same browser as the other page tests.
  *
  * The packaged browser brings Latin fonts only; the Chinese pages need a CJK font, taken from the
  * `@expo-google-fonts/noto-sans-sc` npm package (plain TrueType files: the browser's font stack does not
@@ -67,9 +67,9 @@ async function packagedFontConfig(): Promise<string> {
   return file;
 }
 
-export async function findChromium({ notifications = false } = {}): Promise<ChromiumLaunch> {
+export async function findChromium(): Promise<ChromiumLaunch> {
   if (process.env.CHROMIUM_PATH) return { executablePath: process.env.CHROMIUM_PATH, env: {}, origin: 'CHROMIUM_PATH' };
-  const packagedFirst = process.platform === 'linux' && process.arch === 'x64' && !notifications;
+  const packagedFirst = process.platform === 'linux' && process.arch === 'x64';
   if (!packagedFirst && isExecutableFile(SYSTEM_CHROMIUM)) {
     return { executablePath: SYSTEM_CHROMIUM, env: {}, origin: 'system' };
   }

@@ -6,14 +6,11 @@ import { findChromium } from '../../scripts/lib/chromium.ts';
 
 /**
  * A Chromium driven by playwright-core (no browser download): CHROMIUM_PATH, the one that ships inside an npm
- * package, or Debian's; Debian's before the packaged one when notifications are needed (see
- * scripts/lib/chromium.ts). The flags keep it from reaching for the network this machine does not have.
+ * package, or Debian's (see scripts/lib/chromium.ts). The flags keep it from reaching for the network this
+ * machine does not have.
  */
-export async function launchChromium(
-  options: BrowserContextOptions = {},
-  needs: { notifications?: boolean } = {},
-): Promise<BrowserContext> {
-  const browser = await findChromium(needs);
+export async function launchChromium(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const browser = await findChromium();
   const profile = await mkdtemp(path.join(tmpdir(), 'departures-board-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: browser.executablePath,
