@@ -2,17 +2,20 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The order files start in. First the ones that take longest: the files that run Astro (each builds a copy of
- * the project beside the others: scripts/lib/project-copy.ts, or runs `npm run dev`), the longest Chromium file,
- * the one that waits 40 s for a reset's time to come, and the one that starts servers one after the other. Then
- * the core and node files, then the other served files, short ones that fill the end evenly. Named here rather
- * than left to Vitest's timings, which change from run to run, and which a fresh clone (CI) does not have (it
- * would order by file size).
+ * The order files start in. First the files that run Astro of their own (each in a copy of the project beside
+ * the others: scripts/lib/project-copy.ts); then the core and node files, which run while the shared served build
+ * is made in the background (tests/support/served-build.ts); then the longest files that need that build (the
+ * page checks in Chromium, the push end to end, the servers of the data-source faults); then the other served
+ * files, short ones that fill the end evenly. Named here rather than left to Vitest's timings, which change from
+ * run to run, and which a fresh clone (CI) does not have (it would order by file size).
  */
-const START_FIRST = [
-  'tests/dev-server.test.ts',
+const OWN_BUILDS_FIRST = [
   'tests/real-data.test.ts',
   'tests/output-safety.test.ts',
+  'tests/dev-server.test.ts',
+  'tests/validation-gate.test.ts',
+];
+const SERVED_FIRST = [
   'tests/website.browser.test.ts',
   'tests/push-dispatch.test.ts',
   'tests/data-source-fault.test.ts',
@@ -21,10 +24,14 @@ const START_FIRST = [
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
+    const position = (list: readonly string[], file: TestSpecification) =>
+      list.findIndex((name) => file.moduleId.endsWith(name));
     const rank = (file: TestSpecification) => {
-      const first = START_FIRST.findIndex((name) => file.moduleId.endsWith(name));
-      if (first >= 0) return first;
-      return file.project.name === 'served' ? START_FIRST.length + 1 : START_FIRST.length;
+      const ownBuild = position(OWN_BUILDS_FIRST, file);
+      if (ownBuild >= 0) return ownBuild;
+      if (file.project.name !== 'served' && file.project.name !== 'builds') return OWN_BUILDS_FIRST.length;
+      const served = position(SERVED_FIRST, file);
+      return OWN_BUILDS_FIRST.length + 1 + (served >= 0 ? served : SERVED_FIRST.length);
     };
     // Array.prototype.sort is stable: Vitest's own order holds inside each rank.
     return sorted.sort((a, b) => rank(a) - rank(b));
@@ -57,11 +64,35 @@ const coreAt = (days: number) => ({
   },
 });
 
+/** The served files that build, serve or run something of their own and never the shared build: they start at once. */
+const OWN_BUILD_FILES = [
+  'tests/dev-server.test.ts',
+  'tests/output-safety.test.ts',
+  'tests/real-data.test.ts',
+  'tests/start-command.test.ts',
+  'tests/validation-gate.test.ts',
+];
+
+/** What the served files need, whether they use the shared build (project `served`) or their own (`builds`). */
+const SERVED_OPTIONS = {
+  // The files share one module graph per worker, as in core: each importing Playwright, the MCP SDK and the
+  // parsers again was about a twentieth of the run.
+  isolate: false,
+  // They run beside each other and the other projects, mostly waiting on workerd, Astro and Chromium; the files
+  // that build build copies of the project (scripts/lib/project-copy.ts).
+  testTimeout: 60_000,
+  hookTimeout: 180_000,
+  // expect.poll gives up after 1 s by default: too short for a service worker or a page's script on a loaded
+  // machine. A wait, not a timing assertion.
+  expect: { poll: { timeout: 15_000 } },
+};
+
 /**
- * Three kinds of project, by what a test needs:
+ * Four kinds of project, by what a test needs:
  * - `core`: the pure core and every edge route in-process (no build, no server), beside the code, at three clocks;
  * - `node`: the commands and the repository's own files (tests/node): Node only, no site build;
- * - `served`: what only the real runtime shows: one build served by workerd, Chromium, builds of their own.
+ * - `served`: what only the real runtime shows: one build served by workerd, Chromium;
+ * - `builds`: what needs a build or an Astro run of its own (other content, refused builds, `npm start`/`dev`).
  * Around them all, tests/support/checkout-untouched.ts fails the run if a test wrote the checkout's own build or
  * local state.
  */
@@ -81,22 +112,22 @@ export default defineConfig({
       },
       {
         test: {
+          ...SERVED_OPTIONS,
           name: 'served',
           include: ['tests/*.test.ts'],
+          exclude: OWN_BUILD_FILES,
           globalSetup: ['tests/support/served-build.ts'],
-          // The files share one module graph per worker, as in core: each importing Playwright, the MCP SDK and
-          // the parsers again was about a twentieth of the run.
-          isolate: false,
-          // A request wrangler dev's own local proxy dropped before the worker saw it is sent once more.
+          // Each file waits for the shared build, made while the core and node files run; a request wrangler
+          // dev's own local proxy dropped before the worker saw it is sent once more.
+          setupFiles: ['tests/support/served-ready.ts', 'tests/support/local-proxy-retry.ts'],
+        },
+      },
+      {
+        test: {
+          ...SERVED_OPTIONS,
+          name: 'builds',
+          include: OWN_BUILD_FILES,
           setupFiles: ['tests/support/local-proxy-retry.ts'],
-          // The files share one build and one local server (tests/support/served-build.ts) and run beside each
-          // other and the other projects, mostly waiting on workerd, Astro and Chromium; the files that build
-          // build copies of the project (scripts/lib/project-copy.ts).
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
-          // expect.poll gives up after 1 s by default: too short for a service worker or a page's script on a
-          // loaded machine (a push's notification once took longer). A wait, not a timing assertion.
-          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],
