@@ -5,6 +5,7 @@
 //   --connections 16            concurrent connections      --skip-load / --skip-growth
 //   --cpu-only                  only the CPU time of the built worker per request, at each size
 //   --push-sizes 10000,100000   push dispatch subscriber counts   --push-only / --skip-push
+//   --test-runs 5               only `npm test` that many times in a row: wall time, CPU, verdict of each
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { CPU_TARGETS, measureWorkerCpu } from './cpu.ts';
 import { provenanceSection } from './provenance.ts';
 import { pushSection } from './push.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
+import { testRunsSection } from './test-runs.ts';
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     'push-sizes': { type: 'string', default: '10000,100000' },
     'push-only': { type: 'boolean', default: false },
     'skip-push': { type: 'boolean', default: false },
+    'test-runs': { type: 'string' },
   },
 });
 const seconds = Number(values.seconds);
@@ -268,6 +271,10 @@ console.log(
 );
 const sizes = values.sizes.split(',').map(Number);
 const pushSizes = values['push-sizes'].split(',').map(Number);
+if (values['test-runs'] !== undefined) {
+  console.log(`${await testRunsSection(Number(values['test-runs']))}\n`);
+  process.exit(0);
+}
 if (values['push-only']) {
   await buildSite({ siteUrl: 'http://127.0.0.1:4321' });
   console.log(`${await pushSection(pushSizes)}\n`);

@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { stripVTControlCharacters } from 'node:util';
+import { projectRoot } from '../lib/tools.ts';
+
+/**
+ * `npm run bench -- --test-runs N`: `npm test` N times in a row, each run's wall time, verdict and the CPU time the
+ * whole machine spent meanwhile (from /proc/stat, so that the workerd processes that outlive their wrangler
+ * parent count too, which `/usr/bin/time` misses; on an otherwise idle machine that is the run's own). A figure,
+ * never an assertion: the tests themselves time nothing.
+ */
+
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux: the unit of /proc/stat's counters.
+
+/** Seconds of CPU the machine has spent since boot on everything but idling and waiting for I/O. */
+async function busyCpuSeconds(): Promise<number | null> {
+  const stat = await readFile('/proc/stat', 'utf8').catch(() => null);
+  const fields = stat?.split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number);
+  if (fields === undefined || fields.length < 8) return null;
+  const [user, nice, system, , , irq, softirq, steal] = fields as number[];
+  return (user! + nice! + system! + irq! + softirq! + steal!) / CLOCK_TICKS_PER_SECOND;
+}
+
+interface TestRun {
+  wallSeconds: number;
+  cpuSeconds: number | null;
+  passed: boolean;
+  summary: string;
+}
+
+function npmTest(): Promise<TestRun> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const cpuBefore = busyCpuSeconds();
+    const child = spawn('npm', ['test'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', async (code) => {
+      const wallSeconds = (performance.now() - started) / 1000;
+      const [before, after] = [await cpuBefore, await busyCpuSeconds()];
+      const plain = stripVTControlCharacters(output);
+      const summary = /Tests\s+(.+)/.exec(plain)?.[1]?.trim() ?? 'no test summary (see npm test)';
+      resolve({
+        wallSeconds,
+        cpuSeconds: before === null || after === null ? null : after - before,
+        passed: code === 0,
+        summary,
+      });
+    });
+  });
+}
+
+export async function testRunsSection(count: number): Promise<string> {
+  const rows: string[] = [];
+  for (let run = 1; run <= count; run += 1) {
+    console.error(`npm test, run ${run} of ${count}…`);
+    const result = await npmTest();
+    const cpu = result.cpuSeconds === null ? '–' : result.cpuSeconds.toFixed(0);
+    rows.push(
+      `| ${run} | ${result.wallSeconds.toFixed(1)} | ${cpu} | ${result.passed ? 'passed' : 'FAILED'} | ${result.summary} |`,
+    );
+    console.error(`  ${result.wallSeconds.toFixed(1)} s, ${result.passed ? 'passed' : 'failed'}: ${result.summary}`);
+  }
+  return [
+    `### npm test, ${count} runs in a row`,
+    '',
+    '| run | wall s | machine CPU s | verdict | tests |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
