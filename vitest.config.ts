@@ -67,8 +67,6 @@ export default defineConfig({
           // The files share one module graph per worker, as in core: each importing Playwright, the MCP SDK and
           // the parsers again was about a twentieth of the run.
           isolate: false,
-          // A request wrangler dev's own local proxy dropped before the worker saw it is sent once more.
-          setupFiles: ['tests/support/local-proxy-retry.ts'],
           // The files share one build and one local server (tests/support/served-build.ts) and run beside each
           // other and the other projects, mostly waiting on workerd, Astro and Chromium; the files that build
           // build copies of the project (scripts/lib/project-copy.ts).
