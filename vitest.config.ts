@@ -4,7 +4,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * The order files start in. First the ones that take longest: the files that run Astro (each builds a copy of
  * the project beside the others: scripts/lib/project-copy.ts, or runs `npm run dev`), the longest Chromium file,
- * the one that waits 40 s for a reset's time to come, and the one that starts servers one after the other. Then
+ * the push file that serves a copy of the build twice, and the one that starts servers one after the other. Then
  * the core and node files, then the other served files, short ones that fill the end evenly. Named here rather
  * than left to Vitest's timings, which change from run to run, and which a fresh clone (CI) does not have (it
  * would order by file size).
