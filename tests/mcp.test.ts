@@ -401,7 +401,7 @@ describe('MCP over raw HTTP', () => {
   // answer reads the rest of the body first (readRestOfBody in src/server/http/request.ts). Side by side, many
   // times over: one lane alone rarely meets the moment the connection closes.
   it('refused oversized bodies beside batches: every request is answered by the worker, never a 500 or a dropped connection', async () => {
-    const oversized = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(300_000) } });
+    const oversized = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(100_000) } });
     const batch = '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]';
     /** The status and what the body says: the error code, or the ids answered; or why nothing came back. */
     const answer = async (body: string) => {
