@@ -117,9 +117,8 @@ export default defineConfig({
           include: ['tests/*.test.ts'],
           exclude: OWN_BUILD_FILES,
           globalSetup: ['tests/support/served-build.ts'],
-          // Each file waits for the shared build, made while the core and node files run; a request wrangler
-          // dev's own local proxy dropped before the worker saw it is sent once more.
-          setupFiles: ['tests/support/served-ready.ts', 'tests/support/local-proxy-retry.ts'],
+          // Each file waits for the shared build, made while the core and node files run.
+          setupFiles: ['tests/support/served-ready.ts'],
         },
       },
       {
@@ -127,7 +126,6 @@ export default defineConfig({
           ...SERVED_OPTIONS,
           name: 'builds',
           include: OWN_BUILD_FILES,
-          setupFiles: ['tests/support/local-proxy-retry.ts'],
         },
       },
     ],

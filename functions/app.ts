@@ -6,6 +6,7 @@ import { createContext, type EdgeBindings } from '../src/server/context.ts';
 import { DataSourceUnavailable } from '../src/server/data-source.ts';
 import { withValidator } from '../src/server/http/conditional.ts';
 import { optionsResponse } from '../src/server/http/cors.ts';
+import { readRestOfBody } from '../src/server/http/request.ts';
 import {
   internalError,
   invalidProvider,
@@ -26,6 +27,14 @@ export async function answerEdgeRoute(
   env: EdgeBindings,
   now = new Date(),
 ): Promise<Response | undefined> {
+  const response = await routeRequest(request, env, now);
+  // Also a body the answer refused unread (over a limit, another media type, the rate limit, 405): the
+  // connection it came on then carries the next request (readRestOfBody). Not when Astro answers instead.
+  if (response !== undefined) await readRestOfBody(request);
+  return response;
+}
+
+async function routeRequest(request: Request, env: EdgeBindings, now: Date): Promise<Response | undefined> {
   const url = new URL(request.url);
   const { pathname } = url;
   // Odd paths first, for every path the worker sees (pages too): one 308 to the canonical path, or 404.

@@ -1,5 +1,6 @@
 import { handle } from '@astrojs/cloudflare/handler';
 import { withCommonHeaders } from '../src/server/http/cors.ts';
+import { readRestOfBody } from '../src/server/http/request.ts';
 import type { PushQueueMessage } from '../src/server/push/messages.ts';
 import { runPushQueue, runScheduledDispatch } from '../src/server/push/worker-handlers.ts';
 import { answerEdgeRoute } from './app.ts';
@@ -13,7 +14,7 @@ import { answerEdgeRoute } from './app.ts';
 export default {
   async fetch(request, env, context) {
     return withCommonHeaders(
-      (await answerEdgeRoute(request, edgeBindings(env, context))) ?? (await handle(request, env, context)),
+      (await answerEdgeRoute(request, edgeBindings(env, context))) ?? (await answerWithAstro(request, env, context)),
     );
   },
   // Web Push (docs/push.md): the cron finds new events and fans out through the queue; the consumer sends.
@@ -24,6 +25,13 @@ export default {
     await runPushQueue(batch, env);
   },
 } satisfies ExportedHandler<Env, PushQueueMessage>;
+
+/** Astro's answer, then what it left of the request's body read, as after an edge route's (functions/app.ts). */
+async function answerWithAstro(request: Request, env: Env, context: ExecutionContext): Promise<Response> {
+  const response = await handle(request, env, context);
+  await readRestOfBody(request);
+  return response;
+}
 
 /**
  * In `astro dev` the ASSETS binding holds only public/, so the prerendered files the edge routes read are not

@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
 import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
 import type { EdgeDataset } from '../src/core/dataset.ts';
 import type { Event } from '../src/core/schemas.ts';
@@ -23,6 +24,11 @@ import {
  * messages, so the server is restarted on the same state, as a deploy would). The cron runs
  * (`/cdn-cgi/handler/scheduled`), the real local queue fans out and its consumer sends to a receiver on
  * loopback; pushes are decrypted with http_ece and their VAPID JWT verified by jose against /api/push/key.
+ *
+ * The cron is handed its clock: each run names its minute (`time=`, which becomes the handler's
+ * `controller.scheduledTime`, as a real cron's minute does), and the published resets are placed relative to
+ * the minute this file started in. So the reset that takes effect an hour later is sent when the cron of that
+ * later minute runs, at once, on any date.
  */
 
 const builtBaseUrl = inject('baseUrl');
@@ -58,19 +64,36 @@ async function subscribe(name: string, locale: 'en' | 'zh'): Promise<Subscriber>
   return { path: `/${name}`, keys };
 }
 
-/** The cron's handler, as `wrangler dev --test-scheduled` runs it (`/__scheduled` reaches the worker's assets). */
-async function runCron(): Promise<void> {
-  const response = await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
+const MINUTE_MS = 60_000;
+/** The minute this file started in: the cron's first run, and what every time below is counted from. */
+let startMinute: Date;
+const minutesAfterStart = (minutes: number) => new Date(startMinute.getTime() + minutes * MINUTE_MS);
+
+/**
+ * The cron's handler at the cron minute `at`, as wrangler dev runs it (`/__scheduled` reaches the worker's
+ * assets; this route is workerd's own, and its `time` is the handler's `controller.scheduledTime`).
+ */
+async function runCron(at: Date): Promise<void> {
+  const response = await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
   expect(response.status).toBe(200);
 }
 
-const reset = (id: string, effectiveAt: string | null): Event => ({
+/** The dispatcher's claims of the published resets in the server's D1: "event/transition" and the minute found. */
+const claims = async () =>
+  (
+    await queryLocalD1(
+      state,
+      `SELECT event_id, transition, found_at FROM notifications WHERE event_id LIKE 'e2e-%' ORDER BY 1, 2`,
+    )
+  ).map((row) => `${String(row['event_id'])}/${String(row['transition'])} at ${String(row['found_at'])}`);
+
+const reset = (id: string, effectiveAt: Date | null): Event => ({
   id,
   provider: 'provider_a',
   kind: 'reset',
   scope: 'global',
-  announcedAt: new Date(Date.now() - 60_000).toISOString(),
-  effectiveAt,
+  announcedAt: minutesAfterStart(-5).toISOString(),
+  effectiveAt: effectiveAt?.toISOString() ?? null,
   sourceUrl: `https://posts.provider-a.example/${id}`,
   sourceAccount: 'provider_a_team',
   summary: `Limits reset for everyone (${id}).`,
@@ -109,9 +132,12 @@ let chinese: Subscriber;
 let gone: Subscriber;
 let limited: Subscriber;
 let failing: Subscriber;
+/** When the later reset takes effect: an hour after the start, far from any minute the other runs name. */
 let effectiveAt: Date;
 
 beforeAll(async () => {
+  startMinute = new Date(Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS);
+  effectiveAt = minutesAfterStart(60);
   receiver = await startPushReceiver();
   copy = await mkdtemp(path.join(tmpdir(), 'departures-board-push-dist-'));
   state = await mkdtemp(path.join(tmpdir(), 'departures-board-push-state-'));
@@ -126,13 +152,12 @@ beforeAll(async () => {
   limited = await subscribe('limited', 'en');
   failing = await subscribe('failing', 'en');
   // The first dispatch meets the fixture's history.
-  await runCron();
+  await runCron(startMinute);
   await server.stop();
 
-  // Published: a reset in effect now, and one announced now that takes effect 40 s from now.
-  effectiveAt = new Date(Date.now() + 40_000);
+  // Published: a reset in effect when announced, and one announced with it that takes effect an hour later.
   const data = JSON.parse(await readFile(dataFile(), 'utf8')) as EdgeDataset;
-  data.providers.provider_a.recent.unshift(reset('e2e-now', null), reset('e2e-later', effectiveAt.toISOString()));
+  data.providers.provider_a.recent.unshift(reset('e2e-now', null), reset('e2e-later', effectiveAt));
   await writeFile(dataFile(), JSON.stringify(data));
   receiver.answerNext(gone.path, { status: 410 }, { status: 410 }, { status: 410 });
   receiver.answerNext(limited.path, { status: 429, headers: { 'retry-after': '1' } });
@@ -149,8 +174,11 @@ afterAll(async () => {
 
 describe('push, from a published event to a push received', () => {
   it('delivers each new event once in the subscriber’s language, decryptable and VAPID-signed; none of the history', async () => {
-    await runCron();
-    await runCron();
+    await runCron(minutesAfterStart(1));
+    await runCron(minutesAfterStart(2));
+    // Claimed by the first of the two runs, at the minute it was handed: not the effective transition yet.
+    const found = minutesAfterStart(1).toISOString();
+    expect(await claims()).toEqual([`e2e-later/announced at ${found}`, `e2e-now/announced at ${found}`]);
     const [englishNow] = (await receiver.waitFor(2, english.path)).filter(
       (push) => payloadOf(push, english).eventId === 'e2e-now',
     );
@@ -189,9 +217,18 @@ describe('push, from a published event to a push received', () => {
   });
 
   it('sends the effective reset when its time comes, once, and never again to the endpoint that answered 410', async () => {
-    while (Date.now() <= effectiveAt.getTime()) await new Promise((resolve) => setTimeout(resolve, 500));
-    await runCron();
-    await runCron();
+    const announced = minutesAfterStart(1).toISOString();
+    // The minute before: not yet.
+    await runCron(minutesAfterStart(59));
+    expect(await claims()).toEqual([`e2e-later/announced at ${announced}`, `e2e-now/announced at ${announced}`]);
+    // The minute it takes effect, and the next one, which finds nothing new.
+    await runCron(effectiveAt);
+    await runCron(minutesAfterStart(61));
+    expect(await claims()).toEqual([
+      `e2e-later/announced at ${announced}`,
+      `e2e-later/effective at ${effectiveAt.toISOString()}`,
+      `e2e-now/announced at ${announced}`,
+    ]);
     const [effective] = (await receiver.waitFor(3, english.path)).filter(
       (push) => payloadOf(push, english).transition === 'effective',
     );
@@ -213,5 +250,5 @@ describe('push, from a published event to a push received', () => {
       return payloadOf(push, subscriber).eventId;
     });
     expect(new Set(sentEvents)).toEqual(new Set(['e2e-now', 'e2e-later']));
-  }, 120_000);
+  });
 });

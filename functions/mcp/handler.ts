@@ -32,14 +32,17 @@ const rateLimited = (): Response =>
 
 /**
  * The spec answers SSE to a client that accepts `text/event-stream`, and plain JSON otherwise; the SDK
- * insists on both media types in Accept, so the request it sees always lists both.
+ * insists on both media types in Accept, so the request it sees always lists both. That request has no body:
+ * the handler reads the body from the request itself and hands the transport what it parsed. (A copy made with
+ * the body would take it over, and a body refused unread would stay in the copy, where the edge's
+ * readRestOfBody never sees it.)
  */
 function negotiate(request: Request): { request: Request; json: boolean } {
   const accept = request.headers.get('Accept') ?? '';
   const json = !accept.includes('text/event-stream');
   const headers = new Headers(request.headers);
   headers.set('Accept', 'application/json, text/event-stream');
-  return { request: new Request(request, { headers }), json };
+  return { request: new Request(request.url, { method: request.method, headers }), json };
 }
 
 const jsonRpcError = (status: number, id: RequestId | null, error: JsonRpcErrorObject): Response =>
@@ -58,8 +61,8 @@ export async function handleMcp(context: EdgeContext): Promise<Response> {
   });
   // Another media type: the transport's own 415. A JSON body is read and screened here first (json-rpc.ts).
   let parsedBody: unknown;
-  if (isJsonBody(negotiated.request)) {
-    const body = await readRequestBody(negotiated.request, MCP_BODY_LIMIT_BYTES);
+  if (isJsonBody(request)) {
+    const body = await readRequestBody(request, MCP_BODY_LIMIT_BYTES);
     if (body.tooLarge)
       return jsonRpcError(413, null, { code: -32000, message: requestBodyTooLargeMessage(MCP_BODY_LIMIT_BYTES) });
     const screened = screenBody(body.text, request.headers.get('MCP-Protocol-Version'));
