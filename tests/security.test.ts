@@ -83,3 +83,23 @@ describe('the build environment', () => {
     }
   });
 });
+
+describe('secrets of the local server', () => {
+  it('never appear on a command line, where every local user can read them (ps, /proc)', async () => {
+    const secrets = JSON.parse(await readFile(path.join(inject('stateDir'), 'vapid-keys.local.json'), 'utf8')) as {
+      VAPID_PUBLIC_KEY: string;
+      VAPID_PRIVATE_KEY: string;
+    };
+    // The pair is the one the server holds: its public half is what /api/push/key answers.
+    const served = (await (await get('/api/push/key')).json()) as { publicKey: string };
+    expect(served.publicKey).toBe(secrets.VAPID_PUBLIC_KEY);
+    const commandLines: string[] = [];
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const line = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+      if (line.includes('wrangler') || line.includes('workerd')) commandLines.push(line);
+    }
+    expect(commandLines.length, 'the served build runs in wrangler dev and workerd').toBeGreaterThan(0);
+    for (const line of commandLines) expect(line).not.toContain(secrets.VAPID_PRIVATE_KEY);
+  });
+});
