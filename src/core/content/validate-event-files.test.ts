@@ -51,6 +51,12 @@ describe('validateEventFiles', () => {
       'sourceUrl',
       /https/,
     ],
+    [
+      'a sourceUrl with a line break inside, which a URL parser would drop',
+      eventFile({ sourceUrl: 'https://posts.provider-a.example/1\n2' }),
+      'sourceUrl',
+      /https/,
+    ],
     ['a sourceUrl that is no URL', eventFile({ sourceUrl: 'posts.provider-a.example/1' }), 'sourceUrl', /https/],
     ['an announcedAt in the future', eventFile({ announcedAt: '2026-06-15T12:00:00.001Z' }), 'announcedAt', /future/],
     [
@@ -147,6 +153,17 @@ describe('validateEventFiles', () => {
     // The fix fits the problem: the id has a valid form, so the id-format hint would send people astray.
     expect(problems[0]!.fix).toMatch(/delete one of them/);
     expect(problems[0]!.fix).not.toContain('letters, digits');
+  });
+
+  it('reports a javascript: sourceUrl once', () => {
+    expect(problemsOf([eventFile({ sourceUrl: 'javascript:alert(1)' })])).toEqual([
+      {
+        file: `provider_a/${goodEvent.id}.json`,
+        field: 'sourceUrl',
+        message: 'must be an https URL of the original public post',
+        fix: 'the https address of the original public post',
+      },
+    ]);
   });
 
   it('accepts a file that starts with a UTF-8 byte order mark', () => {
