@@ -31,12 +31,12 @@ describe('readEventTree', () => {
     });
   });
 
-  it('refuses bytes that are not UTF-8, naming the offset, and drops a byte order mark', async () => {
+  it('refuses bytes that are not UTF-8, naming the offset, and keeps a byte order mark for the validator', async () => {
     const root = await tree();
     await writeFile(path.join(root, 'provider_a/latin1.json'), Buffer.from('{"summary": "Caf\xe9"}', 'latin1'));
     await writeFile(path.join(root, 'provider_a/marked.json'), '\uFEFF{"summary": "Café"}');
     expect(await readEventTree(root)).toEqual({
-      files: [{ path: 'provider_a/marked.json', text: '{"summary": "Café"}' }],
+      files: [{ path: 'provider_a/marked.json', text: '\uFEFF{"summary": "Café"}' }],
       problems: [
         {
           file: 'provider_a/latin1.json',

@@ -4,12 +4,12 @@ import { decodeEventFile, EVENT_FILE_MAX_BYTES } from './event-file-bytes.ts';
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 describe('decodeEventFile', () => {
-  it('gives the text of a UTF-8 file, without a byte order mark at its start', () => {
+  it('gives the text of a UTF-8 file, with a byte order mark at its start left for the validator', () => {
     expect(decodeEventFile('provider_a/x.json', utf8('{"summary": "€ 🚀"}'))).toEqual({
       file: { path: 'provider_a/x.json', text: '{"summary": "€ 🚀"}' },
     });
     expect(decodeEventFile('provider_a/x.json', Uint8Array.of(0xef, 0xbb, 0xbf, ...utf8('{}')))).toEqual({
-      file: { path: 'provider_a/x.json', text: '{}' },
+      file: { path: 'provider_a/x.json', text: '\uFEFF{}' },
     });
   });
 

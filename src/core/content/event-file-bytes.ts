@@ -21,13 +21,14 @@ export const oversizeProblem = (file: string, size: number): ContentProblem => (
 const hexByte = (byte: number): string => `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
 
 /**
- * The text of an event file, or the problem with its bytes. A UTF-8 byte order mark at the start is accepted and
- * dropped (some editors on Windows write one); any other byte that is not UTF-8 is named by its offset.
+ * The text of an event file, or the problem with its bytes: any byte that is not UTF-8 is named by its offset. A
+ * byte order mark at the start stays in the text (`ignoreBOM`), so that one place accepts it, the validator: the
+ * decoder dropping one and the validator another would let a file start with two.
  */
 export function decodeEventFile(path: string, bytes: Uint8Array): { file: EventFile } | { problem: ContentProblem } {
   if (bytes.length > EVENT_FILE_MAX_BYTES) return { problem: oversizeProblem(path, bytes.length) };
   try {
-    return { file: { path, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) } };
+    return { file: { path, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) } };
   } catch {
     const offset = firstInvalidUtf8Offset(bytes) ?? 0;
     return {
