@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { duplicateKeyProblems } from './duplicate-keys.ts';
 
-describe('duplicateKeyProblems', () => {
+// Property tests: a hang guard against a busy machine, not a speed check.
+describe('duplicateKeyProblems', { timeout: 60_000 }, () => {
   it('finds nothing in JSON that JSON.stringify wrote, whatever its values, keys and spacing', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.constantFrom(0, 2, '\t', '\n \r'), (value, space) => {

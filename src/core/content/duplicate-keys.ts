@@ -15,12 +15,9 @@ const PLAIN_KEY = /^[A-Za-z0-9_$-]+$/;
 const pathSegment = (key: string | number): string =>
   typeof key === 'number' || PLAIN_KEY.test(key) ? String(key) : JSON.stringify(key);
 
-/** Where each occurrence stands, the way an editor counts: lines, or columns on one line. */
+/** Where each occurrence stands, as an editor counts: its lines; its columns when all are on one line; else line:column. */
 function places(locations: readonly Location[]): string {
-  const list = (numbers: readonly number[]) =>
-    numbers.length === 2
-      ? `${numbers[0]} and ${numbers[1]}`
-      : `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
+  const list = (items: readonly (number | string)[]) => `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
   const lines = locations.map((location) => location.line);
   if (new Set(lines).size === lines.length) return `lines ${list(lines)}`;
   if (new Set(lines).size === 1) return `line ${lines[0]}, columns ${list(locations.map((place) => place.column))}`;

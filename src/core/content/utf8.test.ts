@@ -4,7 +4,8 @@ import { firstInvalidUtf8Offset, utf8ByteLength } from './utf8.ts';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 
-describe('firstInvalidUtf8Offset', () => {
+// Property tests: a hang guard against a busy machine, not a speed check.
+describe('firstInvalidUtf8Offset', { timeout: 60_000 }, () => {
   it.each<[string, Uint8Array, number | undefined]>([
     ['ASCII', bytes(0x7b, 0x7d), undefined],
     [
@@ -72,7 +73,7 @@ describe('firstInvalidUtf8Offset', () => {
   });
 });
 
-describe('utf8ByteLength', () => {
+describe('utf8ByteLength', { timeout: 60_000 }, () => {
   it('counts as TextEncoder encodes, lone surrogates as U+FFFD', () => {
     expect(utf8ByteLength('a é € 🚀')).toBe(1 + 1 + 2 + 1 + 3 + 1 + 4);
     expect(utf8ByteLength('\uD800x')).toBe(4);

@@ -81,7 +81,8 @@ const write = (list: readonly Member[], space: readonly string[]): string => {
 
 const anyJsonValue = fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value));
 
-describe('hostile event files', () => {
+// A hang guard, not a speed check: thousands of files with `npm run fuzz`, on a machine that may be busy.
+describe('hostile event files', { timeout: 300_000 }, () => {
   it('passes the good event written with any of JSON whitespace, with or without a byte order mark', () => {
     fc.assert(
       fc.property(fc.array(jsonSpace, { minLength: 1, maxLength: 60 }), fc.boolean(), (space, mark) => {
