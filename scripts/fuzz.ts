@@ -1,5 +1,5 @@
-// `npm run fuzz`: the fuzz tests (over HTTP, and the edge routes in-process) with many more requests per endpoint
-// (FUZZ_RUNS, default 5000).
+// `npm run fuzz`: the fuzz tests (over HTTP, and the edge routes in-process) with many more requests per endpoint,
+// and the hostile event files against the content rules with many more files per kind (FUZZ_RUNS, default 5000).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -14,6 +14,7 @@ const run = spawnSync(
     'tests/fuzz.http.test.ts',
     'src/core/api/query.fuzz.test.ts',
     'functions/fuzz.test.ts',
+    'src/core/content/validate-event-files.fuzz.test.ts',
     '--project',
     'core',
   ],

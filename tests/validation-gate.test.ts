@@ -20,6 +20,8 @@ const badTree = () =>
       kind: 'restart',
       sourceUrl: 'http://x.example/1',
     }),
+    // Reads as a draft, would publish as verified.
+    'provider_c/twice.json': `{"verified": false, ${JSON.stringify({ ...good, id: 'twice', provider: 'provider_c' }).slice(1)}`,
   });
 
 const runValidate = (eventsDir: string) =>
@@ -62,7 +64,45 @@ describe('npm run validate', () => {
     expect(run.stderr).toContain(`${root}/provider_a/bad-json.json: malformed JSON`);
     expect(run.stderr).toContain(`${root}/provider_b/bad-fields.json → kind:`);
     expect(run.stderr).toContain(`${root}/provider_b/bad-fields.json → sourceUrl:`);
+    expect(run.stderr).toContain(`${root}/provider_c/twice.json → verified: duplicate key "verified"`);
     expect(run.stderr).not.toContain('good-1');
+  });
+
+  it('refuses a key given twice, bytes that are not UTF-8 and a file over 16 KiB, and a bad URL once', async () => {
+    const root = await writeEventTree({
+      'provider_a/good-1.json': JSON.stringify(good),
+      // The byte order mark is accepted; the repeated key after it is not.
+      'provider_a/twice.json': `\uFEFF${JSON.stringify({ ...good, id: 'twice', verified: false }, null, 2).replace('"verified": false', '"verified": false,\n  "verified": true')}`,
+      'provider_b/large.json': `${JSON.stringify({ ...other, id: 'large' })}${'\n'.repeat(20_000)}`,
+      'provider_c/script.json': JSON.stringify(
+        makeEvent({
+          id: 'script',
+          provider: 'provider_c',
+          announcedAt: good.announcedAt,
+          sourceUrl: 'javascript:alert(1)',
+        }),
+      ),
+    });
+    // "Café" saved as Latin-1 by an editor that was not told otherwise.
+    await writeFile(
+      path.join(root, 'provider_b/latin1.json'),
+      Buffer.from(JSON.stringify({ ...other, id: 'latin1', summary: 'Café' }), 'latin1'),
+    );
+    const run = runValidate(root);
+    expect(run.status).toBe(1);
+    expect(run.stderr.split('\n')).toEqual([
+      `${root}/provider_a/twice.json → verified: duplicate key "verified" (lines 12 and 13); JSON keeps only the last, so the file says one thing and publishes another`,
+      '    fix: keep one "verified" and delete the other',
+      `${root}/provider_b/large.json: is 20304 bytes; an event file may be at most 16384 bytes (16 KiB)`,
+      '    fix: an event file holds one short post: shorten the summary or the audience list',
+      `${root}/provider_b/latin1.json: is not UTF-8: the byte at offset 234 (0xE9) does not start a valid UTF-8 character`,
+      '    fix: save the file as UTF-8 in your editor (npm run event:add writes UTF-8), and check the text near that place',
+      `${root}/provider_c/script.json → sourceUrl: must be an https URL of the original public post`,
+      '    fix: the https address of the original public post',
+      '',
+      `4 problem(s) in ${root}; nothing can be published until they are fixed.`,
+      '',
+    ]);
   });
 
   it('passes a good tree and counts what it found', async () => {
@@ -151,6 +191,7 @@ describe('the build', () => {
     expect(failure.message).toMatch(/Invalid event files, nothing was built/);
     expect(failure.message).toContain('provider_a/bad-json.json');
     expect(failure.message).toContain('provider_b/bad-fields.json → kind');
+    expect(failure.message).toContain('provider_c/twice.json → verified: duplicate key "verified"');
     expect((await stat(publishedData)).mtimeMs).toBe(before.mtimeMs);
     expect(await readFile(publishedData, 'utf8')).toBe('{"published": "before"}');
   });

@@ -1,6 +1,7 @@
 import { constants, type Dirent } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { decodeEventFile, EVENT_FILE_MAX_BYTES, oversizeProblem } from '../core/content/event-file-bytes.ts';
 import { classifyTreeEntries, type TreeEntry, type TreeEntryType } from '../core/content/event-tree.ts';
 import type { ContentProblem, EventFile } from '../core/content/validate-event-files.ts';
 import { DEFAULT_EVENTS_DIRECTORY } from './events-directory.ts';
@@ -9,7 +10,8 @@ import { DEFAULT_EVENTS_DIRECTORY } from './events-directory.ts';
  * The one reader of the events folder, used by `npm run validate`, the build's content collection and the
  * event commands alike: it reads exactly the regular `<provider>/<id>.json` files and reports every other
  * entry. A file is opened without following a link, so a file swapped for a link after the listing is
- * not read either.
+ * not read either. A file over 16 KiB is refused by its size without being read, and bytes that are not
+ * UTF-8 are refused, not replaced (src/core/content/event-file-bytes.ts).
  */
 
 /** How many files are open at once: a long history must not run out of file descriptors. */
@@ -49,15 +51,33 @@ async function listEntries(root: string): Promise<TreeEntry[]> {
   return entries.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-/** Reads a regular file, never through a symbolic link; undefined when it is not one (any more). */
-async function readRegularFile(file: string): Promise<string | undefined> {
+/** What reading one event file gave: its bytes, its size when that is over the limit, or nothing (not a regular file). */
+type FileRead = { bytes: Uint8Array } | { oversize: number } | undefined;
+
+/**
+ * Reads a regular file, never through a symbolic link; undefined when it is not one (any more). The size is
+ * looked at first and at most one byte more than the limit is read, so a file of any size costs at most 16 KiB:
+ * a file over the limit is refused by its size, also one that grew after the look.
+ */
+async function readRegularFile(file: string): Promise<FileRead> {
   const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ELOOP') return undefined;
     throw error;
   });
   if (handle === undefined) return undefined;
   try {
-    return (await handle.stat()).isFile() ? await handle.readFile('utf8') : undefined;
+    const stats = await handle.stat();
+    if (!stats.isFile()) return undefined;
+    if (stats.size > EVENT_FILE_MAX_BYTES) return { oversize: stats.size };
+    const buffer = new Uint8Array(EVENT_FILE_MAX_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > EVENT_FILE_MAX_BYTES) return { oversize: Math.max(length, (await handle.stat()).size) };
+    return { bytes: buffer.subarray(0, length) };
   } finally {
     await handle.close();
   }
@@ -81,21 +101,26 @@ export async function readEventTree(root: string): Promise<EventTreeRead> {
   const files: EventFile[] = [];
   for (let start = 0; start < eventFiles.length; start += READ_BATCH) {
     const batch = eventFiles.slice(start, start + READ_BATCH);
-    const texts = await Promise.all(batch.map((file) => readRegularFile(path.join(root, file))));
+    const reads = await Promise.all(batch.map((file) => readRegularFile(path.join(root, file))));
     batch.forEach((file, index) => {
-      const text = texts[index];
-      if (text === undefined)
+      const read = reads[index];
+      if (read === undefined)
         problems.push({
           file,
           field: null,
           message: 'is not a regular file (it changed while it was read)',
           fix: 'run the check again',
         });
-      else files.push({ path: file, text });
+      else if ('oversize' in read) problems.push(oversizeProblem(file, read.oversize));
+      else {
+        const decoded = decodeEventFile(file, read.bytes);
+        if ('file' in decoded) files.push(decoded.file);
+        else problems.push(decoded.problem);
+      }
     });
   }
   return { files, problems };
 }
 
-/** The event files of the tree, without the problems of the entries that are not event files. */
+/** The event files of the tree that could be read as text, without the problems of the others. */
 export const readEventFiles = async (root: string): Promise<EventFile[]> => (await readEventTree(root)).files;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { serializeEventFile } from '../core/content/new-event.ts';
 import { validateEventFiles, type ContentProblem, type EventFile } from '../core/content/validate-event-files.ts';
 import { EventSchema, type Event } from '../core/schemas.ts';
-import { readEventFiles } from './event-files.ts';
+import { readEventFiles, readEventTree } from './event-files.ts';
 
 /**
  * Writing event files: every change is checked against the whole tree with the content rules before it
@@ -25,8 +25,12 @@ async function checkChange(root: string, changed: EventFile, now: Date): Promise
 
 export async function addDraft(root: string, event: Event, now = new Date()): Promise<StoreResult> {
   const file = relativeFile(event);
-  const existing = (await readEventFiles(root)).find((candidate) => candidate.path === file);
-  if (existing !== undefined) {
+  // A file the reader refuses (over 16 KiB, not UTF-8, a folder) exists all the same: it is never replaced.
+  const tree = await readEventTree(root);
+  if (
+    tree.files.some((candidate) => candidate.path === file) ||
+    tree.problems.some((problem) => problem.file === file)
+  ) {
     return { ok: false, problems: [{ file, field: 'id', message: ALREADY_EXISTS }] };
   }
   const changed = { path: file, text: serializeEventFile(event) };

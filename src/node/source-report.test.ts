@@ -4,6 +4,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, serveBuild, stopServer, waitUntilServing } from '../../scripts/lib/local-server.ts';
+import { generateVapidSecrets } from './local-vapid.ts';
 import { SOURCE_HEALTH_BINDING, SOURCE_REPORT_KEY, type SourceCheck } from '../core/sources.ts';
 import {
   kvPutArguments,
@@ -124,7 +125,8 @@ describe('a report written locally is readable through the binding', () => {
     );
 
     const port = await freePort();
-    const server = await serveBuild({ port, persistTo: state, workerConfig: config });
+    // A pair of its own: left out, serveBuild would make the checkout's local pair (.wrangler/), which tests never write.
+    const server = await serveBuild({ port, persistTo: state, workerConfig: config, vapid: generateVapidSecrets() });
     let log = '';
     server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
     try {

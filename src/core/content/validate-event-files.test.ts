@@ -51,6 +51,12 @@ describe('validateEventFiles', () => {
       'sourceUrl',
       /https/,
     ],
+    [
+      'a sourceUrl with a line break inside, which a URL parser would drop',
+      eventFile({ sourceUrl: 'https://posts.provider-a.example/1\n2' }),
+      'sourceUrl',
+      /https/,
+    ],
     ['a sourceUrl that is no URL', eventFile({ sourceUrl: 'posts.provider-a.example/1' }), 'sourceUrl', /https/],
     ['an announcedAt in the future', eventFile({ announcedAt: '2026-06-15T12:00:00.001Z' }), 'announcedAt', /future/],
     [
@@ -147,6 +153,84 @@ describe('validateEventFiles', () => {
     // The fix fits the problem: the id has a valid form, so the id-format hint would send people astray.
     expect(problems[0]!.fix).toMatch(/delete one of them/);
     expect(problems[0]!.fix).not.toContain('letters, digits');
+  });
+
+  it('refuses a key given twice, naming the file, the key and where it stands, and publishes nothing', () => {
+    // JSON.parse keeps the last of two equal keys: a reviewer reading the diff sees `false`, the board gets `true`.
+    const text = JSON.stringify({ ...goodEvent, verified: false }, null, 2).replace(
+      '"verified": false',
+      '"verified": false,\n  "verified": true',
+    );
+    const file = { path: `provider_a/${goodEvent.id}.json`, text };
+    const result = validateEventFiles([file], NOW);
+    expect(result.events).toEqual([]);
+    expect(result.problems).toEqual([
+      {
+        file: file.path,
+        field: 'verified',
+        message:
+          'duplicate key "verified" (lines 12 and 13); JSON keeps only the last, so the file says one thing and publishes another',
+        fix: 'keep one "verified" and delete the other',
+      },
+    ]);
+  });
+
+  it('refuses duplicate keys at any depth and in any spelling, each once', () => {
+    const text = '{"id": "x", "audience": [{"a": 1, "b": {"c": 1, "c": 2}, "a": 2, "\\u0061": 3}], "\\u0069d": "x"}';
+    const problems = problemsOf([{ path: 'provider_a/x.json', text }]);
+    expect(problems).toEqual([
+      {
+        file: 'provider_a/x.json',
+        field: 'id',
+        message:
+          'duplicate key "id" (line 1, columns 2 and 81); JSON keeps only the last, so the file says one thing and publishes another',
+        fix: 'keep one "id" and delete the other',
+      },
+      {
+        file: 'provider_a/x.json',
+        field: 'audience.0.a',
+        message:
+          'duplicate key "a" (line 1, columns 27, 58 and 66); JSON keeps only the last, so the file says one thing and publishes another',
+        fix: 'keep one "a" and delete the others',
+      },
+      {
+        file: 'provider_a/x.json',
+        field: 'audience.0.b.c',
+        message:
+          'duplicate key "c" (line 1, columns 41 and 49); JSON keeps only the last, so the file says one thing and publishes another',
+        fix: 'keep one "c" and delete the other',
+      },
+    ]);
+  });
+
+  it('refuses a file over 16 KiB, naming its size and the limit', () => {
+    const padded = (text: string, length: number) => text + ' '.repeat(length - text.length);
+    const { path, text } = eventFile();
+    expect(problemsOf([{ path, text: padded(text, 16_384) }])).toEqual([]);
+    expect(problemsOf([{ path, text: padded(text, 16_385) }])).toEqual([
+      {
+        file: path,
+        field: null,
+        message: 'is 16385 bytes; an event file may be at most 16384 bytes (16 KiB)',
+        fix: 'an event file holds one short post: shorten the summary or the audience list',
+      },
+    ]);
+    // Counted in UTF-8 bytes, as on disk: each "€" is one UTF-16 unit and three bytes.
+    const euros = eventFile({ summary: '€'.repeat(280) }).text;
+    expect(problemsOf([{ path, text: padded(euros, 16_000) }])).toEqual([
+      expect.objectContaining({ message: 'is 16560 bytes; an event file may be at most 16384 bytes (16 KiB)' }),
+    ]);
+  });
+
+  it('reports a javascript: sourceUrl once', () => {
+    expect(problemsOf([eventFile({ sourceUrl: 'javascript:alert(1)' })])).toEqual([
+      {
+        file: `provider_a/${goodEvent.id}.json`,
+        field: 'sourceUrl',
+        message: 'must be an https URL of the original public post',
+        fix: 'the https address of the original public post',
+      },
+    ]);
   });
 
   it('accepts a file that starts with a UTF-8 byte order mark', () => {

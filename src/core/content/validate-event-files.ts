@@ -3,11 +3,12 @@ import { EVENT_KINDS, PROVIDERS, ProviderSchema } from '../enums.ts';
 import { announcedMs, effectiveMs } from '../ordering.ts';
 import { EventSchema, SUMMARY_MAX_CHARACTERS, type Event } from '../schemas.ts';
 import { impossibleDateTime } from './impossible-date.ts';
+import { parseEventJson } from './parse-event-json.ts';
 
 /**
- * The content rules: every event file is checked on its own (the Event schema) and against its place in
- * the tree and its neighbours (folder, file name, unique id, not in the future). Every problem of every
- * file is reported, so one run of `npm run validate` lists all there is to fix.
+ * The content rules: every event file is checked on its own (its size and JSON: parse-event-json.ts; the Event
+ * schema) and against its place in the tree and its neighbours (folder, file name, unique id, not in the future).
+ * Every problem of every file is reported, so one run of `npm run validate` lists all there is to fix.
  */
 
 /** One file under the events folder, its path relative to that folder with `/` separators. */
@@ -31,7 +32,6 @@ export interface ContentValidation {
 }
 
 const FILE_PATH = /^([^/]+)\/([^/]+)\.json$/;
-const BYTE_ORDER_MARK = '\uFEFF';
 
 /** How to fix a problem in each field; the lists and limits come from the schema's own constants. */
 export const FIELD_HINTS: Record<string, string> = {
@@ -151,20 +151,12 @@ export function validateEventFiles(files: readonly EventFile[], now: Date): Cont
       });
       continue;
     }
-    let raw: unknown;
-    try {
-      // Some editors on Windows start a UTF-8 file with a byte order mark; JSON has no use for it.
-      raw = JSON.parse(text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text);
-    } catch (error) {
-      problems.push({
-        file: path,
-        field: null,
-        message: `malformed JSON: ${(error as Error).message}`,
-        fix: 'check quotes, commas and brackets near that place (npm run event:add writes a well-formed file)',
-      });
+    const parsed = parseEventJson(path, text);
+    if ('problems' in parsed) {
+      problems.push(...parsed.problems);
       continue;
     }
-    const { event, problems: fieldProblems } = schemaProblems(path, raw);
+    const { event, problems: fieldProblems } = schemaProblems(path, parsed.raw);
     problems.push(...fieldProblems);
     if (event === undefined) continue;
 
