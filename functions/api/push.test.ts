@@ -76,9 +76,25 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
     ['credentials', 'https://user:secret@push.example.net/x'],
     ['not a URL', 'push.example.net/x'],
     ['the loopback receiver while the setting is off', 'http://127.0.0.1:8787/x'],
+    ['on port 22', 'https://push.example.net:22/x'],
+    ['on port 6379', 'https://push.example.net:6379/x'],
+    ['on port 0', 'https://push.example.net:0/x'],
+    ['carrying a fragment', 'https://push.example.net/x#frag'],
+    ['an IPv4 literal in hex', 'https://0x7f.1/x'],
+    ['an IPv4-mapped IPv6 literal', 'https://[::ffff:127.0.0.1]/x'],
+    ['localhost with a trailing dot', 'https://LOCALHOST./x'],
   ])('an endpoint that is %s', async (_name, endpoint) => {
     const issues = await issuesOf(await post(goodBody(endpoint)));
     expect(issues.map((issue) => issue.path)).toContainEqual(['subscription', 'endpoint']);
+  });
+
+  it.each([
+    ['the explicit port 443', 'https://push.example.net:443/x'],
+    ['an upper-case scheme and host', 'HTTPS://PUSH.EXAMPLE.NET/x'],
+    ['a trailing dot on the host', 'https://push.example.net./x'],
+    ['no slashes after the scheme', 'https:push.example.net/x'],
+  ])('an endpoint spelled with %s passes (503 here: no database in-process)', async (_name, endpoint) => {
+    expect((await post(goodBody(endpoint)))?.status).toBe(503);
   });
 
   it('the loopback receiver is let through only with PUSH_ALLOW_LOOPBACK_RECEIVER=true, and nothing else is', async () => {

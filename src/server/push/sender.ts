@@ -1,5 +1,5 @@
 import { buildPushPayload } from '@block65/webcrypto-web-push';
-import { endpointProblem } from '../../core/push/endpoint-rules.ts';
+import { outboundAddress } from '../../core/outbound/address.ts';
 import type { VapidKeys } from './vapid.ts';
 
 /**
@@ -23,7 +23,10 @@ export interface PushOptions {
 export type SendOutcome =
   /** 2xx: delivered to the push service. */
   | { kind: 'sent' }
-  /** 404/410: the subscription is gone for good (RFC 8030 §7.3); also an endpoint the rules no longer allow. */
+  /**
+   * 404/410: the subscription is gone for good (RFC 8030 §7.3); also one whose endpoint the outbound-address rules
+   * no longer allow (status 0: nothing was sent).
+   */
   | { kind: 'gone'; status: number }
   /** 429, 5xx or no answer: worth another try later; `retryAfterSeconds` when the service said when. */
   | { kind: 'retry'; status: number; retryAfterSeconds: number | undefined }
@@ -69,8 +72,9 @@ export async function sendPush(
   now: Date,
   fetcher: typeof fetch = fetch,
 ): Promise<SendOutcome> {
-  // Checked again at send time: a row written while the loopback setting was on is not sent to once it is off.
-  if (endpointProblem(target.endpoint, { allowLoopbackReceiver: options.allowLoopbackReceiver }) !== undefined)
+  // Checked again at send time: a row written while the loopback setting was on is not sent to once it is off,
+  // and a row written before the outbound-address policy is held to it.
+  if (!outboundAddress(target.endpoint, { allowLoopbackReceiver: options.allowLoopbackReceiver }).ok)
     return { kind: 'gone', status: 0 };
   const { buildFor, sendTo } = requestUrls(target.endpoint, options.allowLoopbackReceiver);
   let request: Awaited<ReturnType<typeof buildPushPayload>>;

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fixtureFiles } from '../../scripts/lib/built-files.ts';
+import { edgeApp } from '../../scripts/lib/edge-app.ts';
+import { makeEvent, NOW } from '../../src/core/test-events.ts';
+import { generateVapidSecrets } from '../../src/node/local-vapid.ts';
+import { deliver, fanOut } from '../../src/server/push/consumer.ts';
+import { type PushDatabase, recordingQueue, startPushDatabase } from '../../tests/support/push-d1.ts';
+import { createSubscriberKeys } from '../../tests/support/push-receiver.ts';
+
+/**
+ * The push write path in-process over a real local D1 (Miniflare's, as `wrangler dev` runs it): what the outbound-
+ * address policy makes of an endpoint's spellings.
+ * Expected rows and statuses are written by hand from decisions.md.
+ */
+
+const secrets = generateVapidSecrets('mailto:test@departures-board.invalid');
+const vapid = {
+  subject: secrets.VAPID_SUBJECT,
+  publicKey: secrets.VAPID_PUBLIC_KEY,
+  privateKey: secrets.VAPID_PRIVATE_KEY,
+};
+const files = fixtureFiles([], NOW);
+/** A real local D1 in workerd: starting one takes about a second, and several on a loaded machine. */
+const REAL_D1 = { timeout: 60_000 };
+
+let database: PushDatabase;
+beforeAll(async () => {
+  database = await startPushDatabase();
+}, REAL_D1.timeout);
+afterAll(() => database.dispose(), REAL_D1.timeout);
+beforeEach(() => database.empty(), REAL_D1.timeout);
+
+const appOver = (db: D1Database) => edgeApp(files, { push: { ...secrets, PUSH_DB: db } });
+
+const write = (db: D1Database, method: 'POST' | 'DELETE', body: unknown) =>
+  appOver(db).request('/api/push/subscriptions', {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+const subscribeBody = (endpoint: string) => {
+  const { p256dh, auth } = createSubscriberKeys();
+  return { subscription: { endpoint, expirationTime: null, keys: { p256dh, auth } }, providers: ['provider_a'] };
+};
+
+const storedRows = async () =>
+  (await database.db.prepare('SELECT endpoint FROM subscriptions ORDER BY id').all<{ endpoint: string }>()).results;
+
+const STORED = 'https://push.example.net/send/abc';
+
+describe('one endpoint, many spellings: one subscription', REAL_D1, () => {
+  // Written first on purpose: an odd spelling is stored in the standard form too, not only matched against it.
+  const SPELLINGS = [
+    ['an upper-case scheme', 'HTTPS://push.example.net/send/abc'],
+    ['the standard form', STORED],
+    ['an upper-case host', 'https://PUSH.Example.NET/send/abc'],
+    ['surrounding spaces', '  https://push.example.net/send/abc  '],
+    ['the explicit port 443', 'https://push.example.net:443/send/abc'],
+    ['no slashes after the scheme', 'https:push.example.net/send/abc'],
+    ['a trailing dot on the host', 'https://push.example.net./send/abc'],
+    ['a dot segment in the path', 'https://push.example.net/send/./abc'],
+  ] as const;
+
+  it('stores the first spelling in the standard form (201), and every other spelling replaces it (200)', async () => {
+    const statuses: [string, number | undefined][] = [];
+    for (const [name, endpoint] of SPELLINGS)
+      statuses.push([name, (await write(database.db, 'POST', subscribeBody(endpoint)))?.status]);
+    expect(statuses).toEqual([
+      ['an upper-case scheme', 201],
+      ['the standard form', 200],
+      ['an upper-case host', 200],
+      ['surrounding spaces', 200],
+      ['the explicit port 443', 200],
+      ['no slashes after the scheme', 200],
+      ['a trailing dot on the host', 200],
+      ['a dot segment in the path', 200],
+    ]);
+    expect(await storedRows()).toEqual([{ endpoint: STORED }]);
+  });
+
+  it('refuses the spelling with a fragment, saying so, and stores nothing', async () => {
+    const response = await write(database.db, 'POST', subscribeBody(`${STORED}#frag`));
+    expect(response?.status).toBe(400);
+    const body = (await response!.json()) as { error: string; issues: { path: string[]; message: string }[] };
+    expect(body.error).toBe('invalid_request');
+    expect(body.issues).toHaveLength(1);
+    expect(body.issues[0]!.path).toEqual(['subscription', 'endpoint']);
+    expect(body.issues[0]!.message).toMatch(/fragment/);
+    expect(await storedRows()).toEqual([]);
+  });
+
+  it('sends one push to the subscription the spellings made, at its standard form', async () => {
+    for (const [, endpoint] of SPELLINGS) await write(database.db, 'POST', subscribeBody(endpoint));
+    const queued = recordingQueue();
+    const env = { PUSH_DB: database.db, PUSH_QUEUE: queued.queue };
+    const event = makeEvent({ id: 'one-push', announcedAt: NOW.toISOString() });
+    await fanOut(env, { type: 'fanout', event, transition: 'announced', afterId: 0 });
+    const sentTo: string[] = [];
+    const fetcher = async (input: RequestInfo | URL) => {
+      sentTo.push(String(input));
+      return new Response(null, { status: 201 });
+    };
+    for (const { body } of queued.take())
+      if (body.type === 'deliver')
+        await deliver(env, body, { vapid, allowLoopbackReceiver: false, fetcher: fetcher as typeof fetch }, NOW);
+    expect(sentTo).toEqual([STORED]);
+  });
+
+  it('forgets the subscription whichever spelling the DELETE names', async () => {
+    await write(database.db, 'POST', subscribeBody(STORED));
+    const response = await write(database.db, 'DELETE', { endpoint: ' https://PUSH.example.net.:443/send/./abc' });
+    expect(response?.status).toBe(204);
+    expect(await storedRows()).toEqual([]);
+  });
+});
