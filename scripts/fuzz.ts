@@ -1,5 +1,6 @@
 // `npm run fuzz`: the fuzz tests (over HTTP, and the edge routes in-process) with many more requests per endpoint
-// (FUZZ_RUNS, default 5000).
+// (FUZZ_RUNS, default 5000), and the spellings of outbound addresses (push endpoints: one stored form each, every
+// forbidden change refused), so that a change to the policy or to the URL parser cannot split one address in two.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -14,6 +15,7 @@ const run = spawnSync(
     'tests/fuzz.http.test.ts',
     'src/core/api/query.fuzz.test.ts',
     'functions/fuzz.test.ts',
+    'src/core/outbound/address.fuzz.test.ts',
     '--project',
     'core',
   ],
