@@ -122,6 +122,41 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
     expect(issues.map((issue) => issue.path)).toContainEqual(['subscription', 'keys', field]);
   });
 
+  /** 65 bytes: the uncompressed-point marker 0x04, then x and y as given. */
+  const point = (x: number[], y: number[], marker = 0x04) => Buffer.from([marker, ...x, ...y]).toString('base64url');
+  it.each([
+    // (0, 0): y² = x³ − 3x + b does not hold, as b ≠ 0.
+    ['the point (0, 0)', point(Array(32).fill(0), Array(32).fill(0))],
+    // x = p + 1 with p = 2²⁵⁶ − 2²²⁴ + 2¹⁹² + 2⁹⁶ − 1, big-endian: no field element, whatever y.
+    [
+      'an x beyond the field',
+      point([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1, ...Array(11).fill(0), 1, ...Array(12).fill(0)], Array(32).fill(1)),
+    ],
+    ['65 bytes of 0xff', point(Array(32).fill(0xff), Array(32).fill(0xff), 0xff)],
+    ['a compressed-point marker on 65 bytes', point(Array(32).fill(7), Array(32).fill(9), 0x02)],
+  ])('a p256dh of the right size that is no point on P-256: %s', async (_name, p256dh) => {
+    const body = goodBody();
+    const issues = (await issuesOf(
+      await post({ ...body, subscription: { ...body.subscription, keys: { ...body.subscription.keys, p256dh } } }),
+    )) as { path: (string | number)[]; code: string; message: string }[];
+    expect(issues).toEqual([
+      expect.objectContaining({
+        path: ['subscription', 'keys', 'p256dh'],
+        message: expect.stringMatching(/P-256 curve/),
+      }),
+    ]);
+  });
+
+  it('a point on P-256 with one bit of y flipped is refused, the point itself passes', async () => {
+    const body = goodBody();
+    const bytes = Buffer.from(body.subscription.keys.p256dh, 'base64url');
+    bytes[64]! ^= 1;
+    const flipped = { ...body.subscription.keys, p256dh: bytes.toString('base64url') };
+    const issues = await issuesOf(await post({ ...body, subscription: { ...body.subscription, keys: flipped } }));
+    expect(issues.map((issue) => issue.path)).toEqual([['subscription', 'keys', 'p256dh']]);
+    expect((await post(body))?.status).toBe(503);
+  });
+
   it('a body over 4 KiB, however well formed', async () => {
     const body = { ...goodBody(), padding: 'x'.repeat(4096) };
     await issuesOf(await post(body));

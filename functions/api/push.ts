@@ -62,7 +62,8 @@ async function readWrite<S extends z.ZodType>(
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     return { ok: false, response: invalidRequest([issue('invalid_type', 'the body must be a JSON object')]) };
-  const parsed = schema.safeParse(json);
+  // Async: the browser's key is checked with Web Crypto (src/core/push/subscriber-keys.ts).
+  const parsed = await schema.safeParseAsync(json);
   if (!parsed.success) return { ok: false, response: invalidRequest(issuesOf(parsed.error)) };
   if (env.PUSH_DB === undefined || readVapidKeys(env) === null) return { ok: false, response: pushUnavailable() };
   return { ok: true, value: parsed.data, db: env.PUSH_DB };

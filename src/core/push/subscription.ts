@@ -3,33 +3,41 @@ import { EventKindSchema, ProviderSchema } from '../enums.ts';
 import { DEFAULT_OUTBOUND_RULES, type OutboundRules } from '../outbound/address.ts';
 import { addressLookupSchema, outboundAddressSchema } from '../outbound/address-schema.ts';
 import { LOCALES } from '../vocabulary.ts';
+import { AUTH_BYTES, decodeBase64Url, isP256PublicKey, P256DH_BYTES } from './subscriber-keys.ts';
 
 /**
  * The push write path's bodies (decisions.md, "Push notifications"): what `POST /api/push/subscriptions` and
  * `DELETE /api/push/subscriptions` accept, and what the POST answers. The endpoint is an outbound address
  * (src/core/outbound): it parses into its stored form, so every spelling of one endpoint is one subscription. The
  * OpenAPI document describes the default rules (no loopback receiver).
+ *
+ * The subscribe schema checks the browser's key with Web Crypto, which is asynchronous: parse it with
+ * `safeParseAsync`.
  */
 
 /** The largest body the write path reads (a bigger one is a bad body). */
 export const PUSH_BODY_MAX_BYTES = 4096;
 
-/** RFC 8291: the browser's P-256 public key, uncompressed (65 bytes), and its 16-byte authentication secret. */
-const P256DH_BYTES = 65;
-const AUTH_BYTES = 16;
+const sizeMessage = (bytes: number, what: string) => `must be ${what}: ${bytes} bytes, base64url-encoded`;
 
-const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
+/** The browser's ECDH public key: 65 bytes, and a point on P-256 (a length alone lets 65 random bytes through). */
+const p256dhSchema = z.string().superRefine(async (text, context) => {
+  const bytes = decodeBase64Url(text);
+  if (bytes?.length !== P256DH_BYTES)
+    context.addIssue({ code: 'custom', message: sizeMessage(P256DH_BYTES, 'an uncompressed P-256 public key') });
+  else if (!(await isP256PublicKey(bytes)))
+    context.addIssue({
+      code: 'custom',
+      message: 'must be a point on the P-256 curve, uncompressed (the browser’s ECDH public key)',
+    });
+});
 
-/** The number of bytes a base64url text decodes to, or -1 when it is not base64url. */
-function base64UrlBytes(text: string): number {
-  if (!BASE64URL.test(text)) return -1;
-  const length = text.replace(/=+$/, '').length;
-  if (length % 4 === 1) return -1;
-  return Math.floor((length * 3) / 4);
-}
-
-const keyOfBytes = (bytes: number, what: string) =>
-  z.string().refine((text) => base64UrlBytes(text) === bytes, `must be ${what}: ${bytes} bytes, base64url-encoded`);
+const authSchema = z
+  .string()
+  .refine(
+    (text) => decodeBase64Url(text)?.length === AUTH_BYTES,
+    sizeMessage(AUTH_BYTES, 'the subscription’s authentication secret'),
+  );
 
 const uniqueNonEmpty = <T extends z.ZodType>(item: T, what: string) =>
   z
@@ -44,10 +52,7 @@ export const subscribeRequestSchema = (rules: OutboundRules) =>
       endpoint: outboundAddressSchema(rules),
       // What `PushSubscription.toJSON()` also carries; accepted and not stored.
       expirationTime: z.number().nullable().optional(),
-      keys: z.object({
-        p256dh: keyOfBytes(P256DH_BYTES, 'an uncompressed P-256 public key'),
-        auth: keyOfBytes(AUTH_BYTES, 'the subscription’s authentication secret'),
-      }),
+      keys: z.object({ p256dh: p256dhSchema, auth: authSchema }),
     }),
     providers: uniqueNonEmpty(ProviderSchema, 'provider'),
     kinds: uniqueNonEmpty(EventKindSchema, 'kind').default(['reset']),

@@ -85,7 +85,7 @@ export async function sendPush(
       vapid,
     );
   } catch {
-    // Keys that are not a P-256 point: no push service could ever decrypt for this subscription.
+    // Keys that are not a P-256 point (refused at write time since; a row from before): no push could be decrypted.
     return { kind: 'failed', status: 0 };
   }
   try {
