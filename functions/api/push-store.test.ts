@@ -9,7 +9,7 @@ import { createSubscriberKeys } from '../../tests/support/push-receiver.ts';
 
 /**
  * The push write path in-process over a real local D1 (Miniflare's, as `wrangler dev` runs it): what the outbound-
- * address policy makes of an endpoint's spellings.
+ * address policy makes of an endpoint's spellings, and what is kept of `expirationTime`.
  * Expected rows and statuses are written by hand from decisions.md.
  */
 
@@ -39,13 +39,17 @@ const write = (db: D1Database, method: 'POST' | 'DELETE', body: unknown) =>
     body: JSON.stringify(body),
   });
 
-const subscribeBody = (endpoint: string) => {
+const subscribeBody = (endpoint: string, expirationTime: number | null = null) => {
   const { p256dh, auth } = createSubscriberKeys();
-  return { subscription: { endpoint, expirationTime: null, keys: { p256dh, auth } }, providers: ['provider_a'] };
+  return { subscription: { endpoint, expirationTime, keys: { p256dh, auth } }, providers: ['provider_a'] };
 };
 
 const storedRows = async () =>
-  (await database.db.prepare('SELECT endpoint FROM subscriptions ORDER BY id').all<{ endpoint: string }>()).results;
+  (
+    await database.db
+      .prepare('SELECT endpoint, expiration_time AS expirationTime FROM subscriptions ORDER BY id')
+      .all<{ endpoint: string; expirationTime: number | null }>()
+  ).results;
 
 const STORED = 'https://push.example.net/send/abc';
 
@@ -76,7 +80,7 @@ describe('one endpoint, many spellings: one subscription', REAL_D1, () => {
       ['a trailing dot on the host', 200],
       ['a dot segment in the path', 200],
     ]);
-    expect(await storedRows()).toEqual([{ endpoint: STORED }]);
+    expect(await storedRows()).toEqual([{ endpoint: STORED, expirationTime: null }]);
   });
 
   it('refuses the spelling with a fragment, saying so, and stores nothing', async () => {
@@ -112,5 +116,18 @@ describe('one endpoint, many spellings: one subscription', REAL_D1, () => {
     const response = await write(database.db, 'DELETE', { endpoint: ' https://PUSH.example.net.:443/send/./abc' });
     expect(response?.status).toBe(204);
     expect(await storedRows()).toEqual([]);
+  });
+});
+
+describe('expirationTime', REAL_D1, () => {
+  it('is stored as the browser gave it, and replaced with the rest of the subscription', async () => {
+    expect((await write(database.db, 'POST', subscribeBody(STORED, 4_102_444_800_000)))?.status).toBe(201);
+    expect(await storedRows()).toEqual([{ endpoint: STORED, expirationTime: 4_102_444_800_000 }]);
+    expect((await write(database.db, 'POST', subscribeBody(STORED, null)))?.status).toBe(200);
+    expect(await storedRows()).toEqual([{ endpoint: STORED, expirationTime: null }]);
+    const { expirationTime: _absent, ...withoutExpiration } = subscribeBody(STORED, 5).subscription;
+    const body = { subscription: withoutExpiration, providers: ['provider_b'] };
+    expect((await write(database.db, 'POST', body))?.status).toBe(200);
+    expect(await storedRows()).toEqual([{ endpoint: STORED, expirationTime: null }]);
   });
 });

@@ -157,6 +157,25 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
     expect((await post(body))?.status).toBe(503);
   });
 
+  it.each([
+    ['negative', -1],
+    ['a fraction', 4_102_444_800_000.5],
+    ['a string', '1900000000000'],
+    ['an object', {}],
+  ])('an expirationTime that is %s', async (_name, expirationTime) => {
+    const body = goodBody();
+    const issues = await issuesOf(await post({ ...body, subscription: { ...body.subscription, expirationTime } }));
+    expect(issues.map((issue) => issue.path)).toEqual([['subscription', 'expirationTime']]);
+  });
+
+  it('an expirationTime in ms, null or absent passes (503 here: no database in-process)', async () => {
+    const body = goodBody();
+    for (const expirationTime of [0, 4_102_444_800_000, null])
+      expect((await post({ ...body, subscription: { ...body.subscription, expirationTime } }))?.status).toBe(503);
+    const { expirationTime: _absent, ...withoutIt } = body.subscription;
+    expect((await post({ ...body, subscription: withoutIt }))?.status).toBe(503);
+  });
+
   it('a body over 4 KiB, however well formed', async () => {
     const body = { ...goodBody(), padding: 'x'.repeat(4096) };
     await issuesOf(await post(body));

@@ -39,6 +39,18 @@ const authSchema = z
     sizeMessage(AUTH_BYTES, 'the subscription’s authentication secret'),
   );
 
+/**
+ * `PushSubscriptionJSON.expirationTime` (Push API): when the push service will end the subscription, in
+ * milliseconds since the epoch (an `EpochTimeStamp`, a whole number), or null for no end. Kept: nothing is sent
+ * to a subscription past it.
+ */
+const expirationTimeSchema = z
+  .int()
+  .min(0)
+  .nullable()
+  .optional()
+  .describe('when the push service ends the subscription, ms since the epoch (PushSubscription.expirationTime)');
+
 const uniqueNonEmpty = <T extends z.ZodType>(item: T, what: string) =>
   z
     .array(item)
@@ -50,8 +62,7 @@ export const subscribeRequestSchema = (rules: OutboundRules) =>
   z.object({
     subscription: z.object({
       endpoint: outboundAddressSchema(rules),
-      // What `PushSubscription.toJSON()` also carries; accepted and not stored.
-      expirationTime: z.number().nullable().optional(),
+      expirationTime: expirationTimeSchema,
       keys: z.object({ p256dh: p256dhSchema, auth: authSchema }),
     }),
     providers: uniqueNonEmpty(ProviderSchema, 'provider'),

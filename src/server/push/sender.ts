@@ -11,6 +11,8 @@ export interface PushTarget {
   endpoint: string;
   p256dh: string;
   auth: string;
+  /** The subscription's `expirationTime` (ms since the epoch), or null when the push service set none. */
+  expirationTime: number | null;
 }
 
 export interface PushOptions {
@@ -24,8 +26,8 @@ export type SendOutcome =
   /** 2xx: delivered to the push service. */
   | { kind: 'sent' }
   /**
-   * 404/410: the subscription is gone for good (RFC 8030 §7.3); also one whose endpoint the outbound-address rules
-   * no longer allow (status 0: nothing was sent).
+   * 404/410: the subscription is gone for good (RFC 8030 §7.3); also one past its `expirationTime` or whose
+   * endpoint the outbound-address rules no longer allow (status 0: nothing was sent).
    */
   | { kind: 'gone'; status: number }
   /** 429, 5xx or no answer: worth another try later; `retryAfterSeconds` when the service said when. */
@@ -72,6 +74,9 @@ export async function sendPush(
   now: Date,
   fetcher: typeof fetch = fetch,
 ): Promise<SendOutcome> {
+  // The browser said when its push service stops taking messages for it: past that, a push is lost, so the
+  // subscription is treated as gone, as a 410 would say.
+  if (target.expirationTime !== null && target.expirationTime <= now.getTime()) return { kind: 'gone', status: 0 };
   // Checked again at send time: a row written while the loopback setting was on is not sent to once it is off,
   // and a row written before the outbound-address policy is held to it.
   if (!outboundAddress(target.endpoint, { allowLoopbackReceiver: options.allowLoopbackReceiver }).ok)
