@@ -176,6 +176,25 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
     expect((await post({ ...body, subscription: withoutIt }))?.status).toBe(503);
   });
 
+  it('300 unknown providers in a 4 KiB body: 20 issues and one saying how many more, not a 41 KB answer', async () => {
+    const providers = Array.from({ length: 300 }, (_, index) => `p${index}`);
+    const text = JSON.stringify({ ...goodBody(), providers });
+    expect(new TextEncoder().encode(text).length).toBeLessThanOrEqual(4096);
+    const response = await post(text);
+    const raw = await response!.clone().text();
+    const issues = (await issuesOf(response)) as { code: string; path: (string | number)[]; message: string }[];
+    expect(issues).toHaveLength(21);
+    expect(issues.slice(0, 20).map((issue) => issue.path)).toEqual(
+      Array.from({ length: 20 }, (_, index) => ['providers', index]),
+    );
+    expect(issues[20]).toEqual({
+      code: 'too_many_issues',
+      path: [],
+      message: '280 more issues not listed: fix these and send again',
+    });
+    expect(raw.length).toBeLessThan(4096);
+  });
+
   it('a body over 4 KiB, however well formed', async () => {
     const body = { ...goodBody(), padding: 'x'.repeat(4096) };
     await issuesOf(await post(body));

@@ -54,6 +54,12 @@ describe('buildOpenApiDocument', () => {
     );
   });
 
+  it('says an error body lists at most 21 issues (20, then how many more)', () => {
+    const schemas = (document['components'] as { schemas: Record<string, { properties: Record<string, object> }> })
+      .schemas;
+    expect(schemas['Error']!.properties['issues']).toMatchObject({ maxItems: 21 });
+  });
+
   it('takes its schemas from the zod schemas, not a second copy', () => {
     const schemas = (document['components'] as { schemas: Record<string, unknown> }).schemas;
     const required = (schema: z.ZodObject) => Object.keys(schema.shape);

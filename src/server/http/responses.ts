@@ -1,3 +1,4 @@
+import { capIssues } from '../../core/api/issue-cap.ts';
 import type { QueryIssue } from '../../core/api/query.ts';
 import { allowedMethods, type RouteSpec } from '../../core/routes/route.ts';
 import { CACHE_POLICIES, CONTENT_TYPES } from '../../core/routes/policy.ts';
@@ -24,8 +25,12 @@ export function withHeaders(response: Response, headers: Readonly<Record<string,
 export const textResponse = (body: string, contentType: string, extra: HeadersInit = {}): Response =>
   new Response(body, { headers: { 'Content-Type': contentType, ...extra } });
 
+/** Every JSON error body leaves through here: its issues capped (issue-cap.ts), never cached. */
 const errorResponse = (status: number, body: ErrorBody): Response =>
-  jsonResponse(body, { status, headers: { 'Cache-Control': CACHE_POLICIES.noStore } });
+  jsonResponse(body.issues === undefined ? body : { ...body, issues: capIssues(body.issues) }, {
+    status,
+    headers: { 'Cache-Control': CACHE_POLICIES.noStore },
+  });
 
 export const invalidQuery = (issues: QueryIssue[]): Response => errorResponse(400, { error: 'invalid_query', issues });
 export const invalidProvider = (): Response => errorResponse(404, { error: 'invalid_provider' });
