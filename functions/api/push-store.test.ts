@@ -3,13 +3,14 @@ import { fixtureFiles } from '../../scripts/lib/built-files.ts';
 import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import { makeEvent, NOW } from '../../src/core/test-events.ts';
 import { generateVapidSecrets } from '../../src/node/local-vapid.ts';
+import { withCommonHeaders } from '../../src/server/http/cors.ts';
 import { deliver, fanOut } from '../../src/server/push/consumer.ts';
 import { type PushDatabase, recordingQueue, startPushDatabase } from '../../tests/support/push-d1.ts';
 import { createSubscriberKeys } from '../../tests/support/push-receiver.ts';
 
 /**
  * The push write path in-process over a real local D1 (Miniflare's, as `wrangler dev` runs it): what the outbound-
- * address policy makes of an endpoint's spellings, and what is kept of `expirationTime`.
+ * address policy makes of an endpoint's spellings, what is kept of `expirationTime`, and the answer when D1 fails.
  * Expected rows and statuses are written by hand from decisions.md.
  */
 
@@ -129,5 +130,48 @@ describe('expirationTime', REAL_D1, () => {
     const body = { subscription: withoutExpiration, providers: ['provider_b'] };
     expect((await write(database.db, 'POST', body))?.status).toBe(200);
     expect(await storedRows()).toEqual([{ endpoint: STORED, expirationTime: null }]);
+  });
+});
+
+describe('D1 unavailable', REAL_D1, () => {
+  /** What D1 does when its database is locked or overloaded: the statement's promise rejects. */
+  const lockedD1 = (): D1Database => {
+    const failing = () => Promise.reject(new Error('D1_ERROR: database is locked: SQLITE_BUSY'));
+    const statement = { bind: () => statement, first: failing, run: failing, all: failing, raw: failing };
+    return { prepare: () => statement, batch: failing, exec: failing } as unknown as D1Database;
+  };
+
+  async function expectUnavailable(response: Response | undefined): Promise<void> {
+    expect(response?.status).toBe(503);
+    // As the worker sends it: the common headers are added to every response on its way out (functions/worker.ts).
+    const sent = withCommonHeaders(response!);
+    expect(await sent.json()).toEqual({ error: 'push_unavailable' });
+    expect(sent.headers.get('Retry-After')).toMatch(/^[1-9][0-9]*$/);
+    expect(sent.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(sent.headers.get('Access-Control-Expose-Headers')).toContain('Retry-After');
+    expect(sent.headers.get('Cache-Control')).toBe('no-store');
+  }
+
+  it('a locked database: subscribing and forgetting answer 503 push_unavailable with Retry-After', async () => {
+    await expectUnavailable(await write(lockedD1(), 'POST', subscribeBody(STORED)));
+    await expectUnavailable(await write(lockedD1(), 'DELETE', { endpoint: STORED }));
+  });
+
+  it('a database without its tables (deleted, or never migrated): the same 503', async () => {
+    const broken = await startPushDatabase();
+    try {
+      await broken.db.batch(
+        ['deliveries', 'subscription_topics', 'subscriptions'].map((table) => broken.db.prepare(`DROP TABLE ${table}`)),
+      );
+      await expectUnavailable(await write(broken.db, 'POST', subscribeBody(STORED)));
+      await expectUnavailable(await write(broken.db, 'DELETE', { endpoint: STORED }));
+    } finally {
+      await broken.dispose();
+    }
+  });
+
+  it('a bad body is still a 400 while the database is down: the body is judged first', async () => {
+    const response = await write(lockedD1(), 'POST', { subscription: {}, providers: [] });
+    expect(response?.status).toBe(400);
   });
 });

@@ -52,7 +52,7 @@ const PUSH_WRITE = {
     400: 'a bad body: `invalid_request` with `issues`, at most 20 and one saying how many more (types, providers, kinds, the outbound-address rules for the endpoint, keys that are not a P-256 point or a 16-byte secret, over 4 KiB)',
     415: 'the body is not `application/json`: `invalid_request`',
     429: 'more than 10 writes in a minute from this IP: `rate_limited`; see Retry-After',
-    503: 'push is not configured on this deployment: `push_unavailable`',
+    503: 'push is not configured on this deployment, or its database cannot be reached now: `push_unavailable`; see Retry-After',
   },
 } as const;
 

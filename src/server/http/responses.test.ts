@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryIssue } from '../../core/api/query.ts';
 import { ErrorBodySchema } from '../../core/schemas.ts';
-import { invalidQuery, invalidRequest } from './responses.ts';
+import { invalidQuery, invalidRequest, pushUnavailable } from './responses.ts';
 
 /** The shared error builder: every error body with issues is capped, whichever error it is. */
 
@@ -28,5 +28,10 @@ describe('error bodies', () => {
   it('the schema of error bodies (and so the OpenAPI document) allows no longer list', () => {
     expect(ErrorBodySchema.safeParse({ error: 'invalid_query', issues: issues(21) }).success).toBe(true);
     expect(ErrorBodySchema.safeParse({ error: 'invalid_query', issues: issues(22) }).success).toBe(false);
+  });
+
+  it('push_unavailable says when to retry only when asked to (a write), in whole seconds', () => {
+    expect(pushUnavailable(30).headers.get('Retry-After')).toBe('30');
+    expect(pushUnavailable().headers.get('Retry-After')).toBeNull();
   });
 });

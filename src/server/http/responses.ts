@@ -26,10 +26,10 @@ export const textResponse = (body: string, contentType: string, extra: HeadersIn
   new Response(body, { headers: { 'Content-Type': contentType, ...extra } });
 
 /** Every JSON error body leaves through here: its issues capped (issue-cap.ts), never cached. */
-const errorResponse = (status: number, body: ErrorBody): Response =>
+const errorResponse = (status: number, body: ErrorBody, headers: Record<string, string> = {}): Response =>
   jsonResponse(body.issues === undefined ? body : { ...body, issues: capIssues(body.issues) }, {
     status,
-    headers: { 'Cache-Control': CACHE_POLICIES.noStore },
+    headers: { 'Cache-Control': CACHE_POLICIES.noStore, ...headers },
   });
 
 export const invalidQuery = (issues: QueryIssue[]): Response => errorResponse(400, { error: 'invalid_query', issues });
@@ -41,7 +41,16 @@ export const internalError = (): Response => errorResponse(500, { error: 'intern
 /** The push write path's errors (decisions.md, "Push notifications"). */
 export const invalidRequest = (issues: QueryIssue[], status: 400 | 415 = 400): Response =>
   errorResponse(status, { error: 'invalid_request', issues });
-export const pushUnavailable = (): Response => errorResponse(503, { error: 'push_unavailable' });
+/**
+ * Push is off or its store cannot be reached. A write says when to try again (decisions.md, "Outbound addresses":
+ * a write whose store is unavailable answers 503 with Retry-After); the key, a read, has nothing to retry.
+ */
+export const pushUnavailable = (retryAfterSeconds?: number): Response =>
+  errorResponse(
+    503,
+    { error: 'push_unavailable' },
+    retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) },
+  );
 export const rateLimited = (retryAfterSeconds: number): Response =>
   jsonResponse(
     { error: 'rate_limited' },

@@ -4,6 +4,8 @@ import type { SubscribeRequest, SubscriptionTopics } from '../../core/push/subsc
  * Subscriptions in D1 (migrations/0001_push.sql, 0004): one row per push endpoint, its topics as rows of their own.
  * Only what delivery needs is kept: the endpoint (in its stored form: src/core/outbound), its keys, its expiration
  * time, the topics, the language and when it was made.
+ *
+ * Both functions throw when D1 does (a locked, missing or overloaded database); the handler answers that 503.
  */
 
 /**
