@@ -52,6 +52,7 @@ const REAL_CLOCK_ONLY = [
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',
   'src/core/content/validate-event-files.fuzz.test.ts',
+  'src/core/outbound/address.fuzz.test.ts',
   'src/node/source-report.test.ts',
 ];
 

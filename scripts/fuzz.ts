@@ -1,5 +1,7 @@
 // `npm run fuzz`: the fuzz tests (over HTTP, and the edge routes in-process) with many more requests per endpoint,
-// and the hostile event files against the content rules with many more files per kind (FUZZ_RUNS, default 5000).
+// the hostile event files against the content rules with many more files per kind (FUZZ_RUNS, default 5000), and
+// the spellings of outbound addresses (push endpoints: one stored form each, every forbidden change refused), so
+// that a change to the policy or to the URL parser cannot split one address in two.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -15,6 +17,7 @@ const run = spawnSync(
     'src/core/api/query.fuzz.test.ts',
     'functions/fuzz.test.ts',
     'src/core/content/validate-event-files.fuzz.test.ts',
+    'src/core/outbound/address.fuzz.test.ts',
     '--project',
     'core',
   ],

@@ -79,6 +79,48 @@ describe('push subscriptions in D1', () => {
     expect((await write('DELETE', { endpoint })).status).toBe(204);
   });
 
+  it('stores spellings of one endpoint as one row in the standard form, with its expirationTime', async () => {
+    const token = randomBytes(8).toString('hex');
+    const stored = `https://push.example.net/send/${token}`;
+    const first = await write('POST', {
+      subscription: {
+        ...browserSubscription(` HTTPS://PUSH.Example.NET.:443/send/./${token}`),
+        expirationTime: 4_000_000_000_000,
+      },
+      providers: ['provider_a'],
+    });
+    expect(first.status).toBe(201);
+    const second = await write('POST', {
+      subscription: {
+        ...browserSubscription(`https:push.example.net/send/${token}`),
+        expirationTime: 4_102_444_800_000,
+      },
+      providers: ['provider_a'],
+    });
+    expect(second.status).toBe(200);
+    const rows = await queryLocalD1(
+      stateDir,
+      `SELECT endpoint, expiration_time AS expirationTime FROM subscriptions WHERE endpoint LIKE '%${token}'`,
+    );
+    expect(rows).toEqual([{ endpoint: stored, expirationTime: 4_102_444_800_000 }]);
+    expect((await write('DELETE', { endpoint: `https://push.example.net./send/${token}` })).status).toBe(204);
+    expect(await rowsFor(stored)).toEqual([]);
+  });
+
+  it('refuses an endpoint with a fragment or another port, and a key that is no P-256 point, as documented', async () => {
+    for (const endpoint of ['https://push.example.net/send/x#frag', 'https://push.example.net:8443/send/x']) {
+      const response = await write('POST', { subscription: browserSubscription(endpoint), providers: ['provider_a'] });
+      expect(response.status, endpoint).toBe(400);
+      contract.expectBodyMatches('/api/push/subscriptions', 400, await response.json(), 'post');
+    }
+    const offCurve = browserSubscription('https://push.example.net/send/x');
+    offCurve.keys.p256dh = Buffer.from([4, ...Array(64).fill(0)]).toString('base64url');
+    const response = await write('POST', { subscription: offCurve, providers: ['provider_a'] });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { issues: { path: string[] }[] };
+    expect(body.issues.map((issue) => issue.path)).toEqual([['subscription', 'keys', 'p256dh']]);
+  });
+
   it('refuses the loopback receiver in a server without the test setting (as npm start serves)', async () => {
     const response = await write('POST', {
       subscription: browserSubscription('http://127.0.0.1:9/push'),

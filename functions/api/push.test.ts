@@ -76,9 +76,25 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
     ['credentials', 'https://user:secret@push.example.net/x'],
     ['not a URL', 'push.example.net/x'],
     ['the loopback receiver while the setting is off', 'http://127.0.0.1:8787/x'],
+    ['on port 22', 'https://push.example.net:22/x'],
+    ['on port 6379', 'https://push.example.net:6379/x'],
+    ['on port 0', 'https://push.example.net:0/x'],
+    ['carrying a fragment', 'https://push.example.net/x#frag'],
+    ['an IPv4 literal in hex', 'https://0x7f.1/x'],
+    ['an IPv4-mapped IPv6 literal', 'https://[::ffff:127.0.0.1]/x'],
+    ['localhost with a trailing dot', 'https://LOCALHOST./x'],
   ])('an endpoint that is %s', async (_name, endpoint) => {
     const issues = await issuesOf(await post(goodBody(endpoint)));
     expect(issues.map((issue) => issue.path)).toContainEqual(['subscription', 'endpoint']);
+  });
+
+  it.each([
+    ['the explicit port 443', 'https://push.example.net:443/x'],
+    ['an upper-case scheme and host', 'HTTPS://PUSH.EXAMPLE.NET/x'],
+    ['a trailing dot on the host', 'https://push.example.net./x'],
+    ['no slashes after the scheme', 'https:push.example.net/x'],
+  ])('an endpoint spelled with %s passes (503 here: no database in-process)', async (_name, endpoint) => {
+    expect((await post(goodBody(endpoint)))?.status).toBe(503);
   });
 
   it('the loopback receiver is let through only with PUSH_ALLOW_LOOPBACK_RECEIVER=true, and nothing else is', async () => {
@@ -104,6 +120,79 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
       await post({ ...body, subscription: { ...body.subscription, keys: { ...body.subscription.keys, ...keys } } }),
     );
     expect(issues.map((issue) => issue.path)).toContainEqual(['subscription', 'keys', field]);
+  });
+
+  /** 65 bytes: the uncompressed-point marker 0x04, then x and y as given. */
+  const point = (x: number[], y: number[], marker = 0x04) => Buffer.from([marker, ...x, ...y]).toString('base64url');
+  it.each([
+    // (0, 0): y² = x³ − 3x + b does not hold, as b ≠ 0.
+    ['the point (0, 0)', point(Array(32).fill(0), Array(32).fill(0))],
+    // x = p + 1 with p = 2²⁵⁶ − 2²²⁴ + 2¹⁹² + 2⁹⁶ − 1, big-endian: no field element, whatever y.
+    [
+      'an x beyond the field',
+      point([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1, ...Array(11).fill(0), 1, ...Array(12).fill(0)], Array(32).fill(1)),
+    ],
+    ['65 bytes of 0xff', point(Array(32).fill(0xff), Array(32).fill(0xff), 0xff)],
+    ['a compressed-point marker on 65 bytes', point(Array(32).fill(7), Array(32).fill(9), 0x02)],
+  ])('a p256dh of the right size that is no point on P-256: %s', async (_name, p256dh) => {
+    const body = goodBody();
+    const issues = (await issuesOf(
+      await post({ ...body, subscription: { ...body.subscription, keys: { ...body.subscription.keys, p256dh } } }),
+    )) as { path: (string | number)[]; code: string; message: string }[];
+    expect(issues).toEqual([
+      expect.objectContaining({
+        path: ['subscription', 'keys', 'p256dh'],
+        message: expect.stringMatching(/P-256 curve/),
+      }),
+    ]);
+  });
+
+  it('a point on P-256 with one bit of y flipped is refused, the point itself passes', async () => {
+    const body = goodBody();
+    const bytes = Buffer.from(body.subscription.keys.p256dh, 'base64url');
+    bytes[64]! ^= 1;
+    const flipped = { ...body.subscription.keys, p256dh: bytes.toString('base64url') };
+    const issues = await issuesOf(await post({ ...body, subscription: { ...body.subscription, keys: flipped } }));
+    expect(issues.map((issue) => issue.path)).toEqual([['subscription', 'keys', 'p256dh']]);
+    expect((await post(body))?.status).toBe(503);
+  });
+
+  it.each([
+    ['negative', -1],
+    ['a fraction', 4_102_444_800_000.5],
+    ['a string', '1900000000000'],
+    ['an object', {}],
+  ])('an expirationTime that is %s', async (_name, expirationTime) => {
+    const body = goodBody();
+    const issues = await issuesOf(await post({ ...body, subscription: { ...body.subscription, expirationTime } }));
+    expect(issues.map((issue) => issue.path)).toEqual([['subscription', 'expirationTime']]);
+  });
+
+  it('an expirationTime in ms, null or absent passes (503 here: no database in-process)', async () => {
+    const body = goodBody();
+    for (const expirationTime of [0, 4_102_444_800_000, null])
+      expect((await post({ ...body, subscription: { ...body.subscription, expirationTime } }))?.status).toBe(503);
+    const { expirationTime: _absent, ...withoutIt } = body.subscription;
+    expect((await post({ ...body, subscription: withoutIt }))?.status).toBe(503);
+  });
+
+  it('300 unknown providers in a 4 KiB body: 20 issues and one saying how many more, not a 41 KB answer', async () => {
+    const providers = Array.from({ length: 300 }, (_, index) => `p${index}`);
+    const text = JSON.stringify({ ...goodBody(), providers });
+    expect(new TextEncoder().encode(text).length).toBeLessThanOrEqual(4096);
+    const response = await post(text);
+    const raw = await response!.clone().text();
+    const issues = (await issuesOf(response)) as { code: string; path: (string | number)[]; message: string }[];
+    expect(issues).toHaveLength(21);
+    expect(issues.slice(0, 20).map((issue) => issue.path)).toEqual(
+      Array.from({ length: 20 }, (_, index) => ['providers', index]),
+    );
+    expect(issues[20]).toEqual({
+      code: 'too_many_issues',
+      path: [],
+      message: '280 more issues not listed: fix these and send again',
+    });
+    expect(raw.length).toBeLessThan(4096);
   });
 
   it('a body over 4 KiB, however well formed', async () => {

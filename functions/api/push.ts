@@ -20,6 +20,12 @@ import type { z } from 'zod';
 
 export const PUSH_WRITES_PER_MINUTE = 10;
 
+/**
+ * How long a client should wait before writing again when push is off or its database cannot be reached: D1
+ * answers again within seconds once a lock or an overload passes, and a deployment without push needs a person.
+ */
+export const PUSH_RETRY_AFTER_SECONDS = 30;
+
 /** `GET /api/push/key`. */
 export function handlePushKey(context: EdgeContext): Response {
   const keys = readVapidKeys(context.env);
@@ -62,10 +68,26 @@ async function readWrite<S extends z.ZodType>(
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     return { ok: false, response: invalidRequest([issue('invalid_type', 'the body must be a JSON object')]) };
-  const parsed = schema.safeParse(json);
+  // Async: the browser's key is checked with Web Crypto (src/core/push/subscriber-keys.ts).
+  const parsed = await schema.safeParseAsync(json);
   if (!parsed.success) return { ok: false, response: invalidRequest(issuesOf(parsed.error)) };
-  if (env.PUSH_DB === undefined || readVapidKeys(env) === null) return { ok: false, response: pushUnavailable() };
+  if (env.PUSH_DB === undefined || readVapidKeys(env) === null)
+    return { ok: false, response: pushUnavailable(PUSH_RETRY_AFTER_SECONDS) };
   return { ok: true, value: parsed.data, db: env.PUSH_DB };
+}
+
+/**
+ * The store's part of a write. D1 throws when its database is locked, overloaded, missing or not migrated: that is
+ * push being unavailable for a while (503 with Retry-After, decisions.md "Outbound addresses"), not a fault of the
+ * request nor a bug to hide behind `500 internal_error`.
+ */
+async function storing(write: () => Promise<Response>): Promise<Response> {
+  try {
+    return await write();
+  } catch (error) {
+    console.error('push store unavailable', error);
+    return pushUnavailable(PUSH_RETRY_AFTER_SECONDS);
+  }
 }
 
 /** `POST /api/push/subscriptions`: 201 for a new endpoint, 200 when its topics were replaced. */
@@ -73,14 +95,18 @@ export async function handleSubscribe(context: EdgeContext): Promise<Response> {
   const schema = subscribeRequestSchema({ allowLoopbackReceiver: allowsLoopbackReceiver(context.env) });
   const write = await readWrite(context, schema);
   if (!write.ok) return write.response;
-  const { created, topics } = await saveSubscription(write.db, write.value, context.now);
-  return jsonResponse(topics, { status: created ? 201 : 200 });
+  return storing(async () => {
+    const { created, topics } = await saveSubscription(write.db, write.value, context.now);
+    return jsonResponse(topics, { status: created ? 201 : 200 });
+  });
 }
 
 /** `DELETE /api/push/subscriptions`: 204, also for an endpoint never seen. */
 export async function handleUnsubscribe(context: EdgeContext): Promise<Response> {
   const write = await readWrite(context, UnsubscribeRequestSchema);
   if (!write.ok) return write.response;
-  await deleteSubscription(write.db, write.value.endpoint);
-  return new Response(null, { status: 204 });
+  return storing(async () => {
+    await deleteSubscription(write.db, write.value.endpoint);
+    return new Response(null, { status: 204 });
+  });
 }

@@ -1,3 +1,4 @@
+import { MAX_LISTED_ISSUES } from './api/issue-cap.ts';
 import { MEDIAN_BASIS_RESETS } from './cadence.ts';
 import { z } from 'zod';
 import { BoardStatusSchema, EventKindSchema, ProviderSchema } from './enums.ts';
@@ -170,6 +171,8 @@ export const ErrorBodySchema = z
           message: z.string(),
         }),
       )
+      // At most MAX_LISTED_ISSUES, then one saying how many more (src/core/api/issue-cap.ts).
+      .max(MAX_LISTED_ISSUES + 1)
       .optional(),
   })
   .meta({ id: 'Error' });

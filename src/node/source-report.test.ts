@@ -4,8 +4,8 @@ import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, serveBuild, stopServer, waitUntilServing } from '../../scripts/lib/local-server.ts';
-import { generateVapidSecrets } from './local-vapid.ts';
 import { SOURCE_HEALTH_BINDING, SOURCE_REPORT_KEY, type SourceCheck } from '../core/sources.ts';
+import { generateVapidSecrets } from './local-vapid.ts';
 import {
   kvPutArguments,
   PROJECT_WRANGLER_CONFIG,
@@ -125,8 +125,9 @@ describe('a report written locally is readable through the binding', () => {
     );
 
     const port = await freePort();
-    // A pair of its own: left out, serveBuild would make the checkout's local pair (.wrangler/), which tests never write.
-    const server = await serveBuild({ port, persistTo: state, workerConfig: config, vapid: generateVapidSecrets() });
+    // A pair of its own: without one, serveBuild takes npm start's pair and makes it in the checkout's .wrangler.
+    const vapid = generateVapidSecrets();
+    const server = await serveBuild({ port, persistTo: state, workerConfig: config, vapid });
     let log = '';
     server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
     try {

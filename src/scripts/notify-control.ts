@@ -32,7 +32,10 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 const sameBytes = (left: ArrayBuffer | null, right: Uint8Array) =>
   left !== null && left.byteLength === right.length && new Uint8Array(left).every((byte, i) => byte === right[i]);
 
-/** 429: the write limit (10 a minute); 503: this server has no push (no keys or database, as under `npm run dev`). */
+/**
+ * 429: the write limit (10 a minute); 503: this server has no push now (no keys or database, as under `npm run dev`,
+ * or its database is unavailable for a while).
+ */
 const failure = (status: number): StatusWord => (status === 429 ? 'busy' : status === 503 ? 'unavailable' : 'failed');
 
 const sendJson = (method: 'POST' | 'DELETE', body: unknown) =>

@@ -54,6 +54,25 @@ describe('buildOpenApiDocument', () => {
     );
   });
 
+  it('says a push write may answer 503 with Retry-After, and the key (a read) 503 without', () => {
+    const paths = document['paths'] as Record<
+      string,
+      Record<string, { responses: Record<string, { headers: Record<string, unknown> }> }>
+    >;
+    const retryAfter = { $ref: '#/components/headers/RetryAfter' };
+    for (const method of ['post', 'delete']) {
+      const unavailable = paths['/api/push/subscriptions']![method]!.responses['503']!;
+      expect(unavailable.headers['Retry-After'], method).toEqual(retryAfter);
+    }
+    expect(paths['/api/push/key']!['get']!.responses['503']!.headers['Retry-After']).toBeUndefined();
+  });
+
+  it('says an error body lists at most 21 issues (20, then how many more)', () => {
+    const schemas = (document['components'] as { schemas: Record<string, { properties: Record<string, object> }> })
+      .schemas;
+    expect(schemas['Error']!.properties['issues']).toMatchObject({ maxItems: 21 });
+  });
+
   it('takes its schemas from the zod schemas, not a second copy', () => {
     const schemas = (document['components'] as { schemas: Record<string, unknown> }).schemas;
     const required = (schema: z.ZodObject) => Object.keys(schema.shape);

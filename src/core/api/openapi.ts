@@ -99,7 +99,9 @@ function otherResponses(route: RouteSpec, pathRoutes: readonly RouteSpec[]): Jso
   if (route.served === 'edge' && route.needsData)
     responses['500'] = errorResponse('the data source is unavailable: `internal_error`');
   for (const [status, description] of Object.entries(route.requestErrors ?? {})) {
-    const withRetry = status === '429' ? { ...cors, 'Retry-After': header('RetryAfter') } : cors;
+    // 429 says when the limit lets the client write again; a write's 503, when its store may be back.
+    const retries = status === '429' || (status === '503' && route.requestBody !== undefined);
+    const withRetry = retries ? { ...cors, 'Retry-After': header('RetryAfter') } : cors;
     responses[status] = { ...errorResponse(description), headers: withRetry };
   }
   for (const [status, description] of Object.entries(route.protocolStatuses ?? {})) {

@@ -167,7 +167,7 @@ export const en = {
       chooseProvider: 'Choose at least one provider.',
       chooseKind: 'Choose at least one kind of announcement.',
       busy: 'Too many changes: try again in a minute.',
-      unavailable: 'Notifications are not available on this server.',
+      unavailable: 'Notifications are not available on this server right now; try again later.',
       failed: 'That did not work. Please try again later.',
     },
   },

@@ -163,7 +163,7 @@ export const zh: Translations = {
       chooseProvider: '请至少选择一个供应商。',
       chooseKind: '请至少选择一种公告类型。',
       busy: '更改太频繁：请一分钟后再试。',
-      unavailable: '此服务器不提供通知。',
+      unavailable: '此服务器现在无法提供通知，请稍后再试。',
       failed: '操作失败，请稍后再试。',
     },
   },

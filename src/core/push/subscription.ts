@@ -1,51 +1,55 @@
 import { z } from 'zod';
 import { EventKindSchema, ProviderSchema } from '../enums.ts';
+import { DEFAULT_OUTBOUND_RULES, type OutboundRules } from '../outbound/address.ts';
+import { addressLookupSchema, outboundAddressSchema } from '../outbound/address-schema.ts';
 import { LOCALES } from '../vocabulary.ts';
-import { type EndpointProblem, type EndpointRules, endpointProblem } from './endpoint-rules.ts';
+import { AUTH_BYTES, decodeBase64Url, isP256PublicKey, P256DH_BYTES } from './subscriber-keys.ts';
 
 /**
  * The push write path's bodies (decisions.md, "Push notifications"): what `POST /api/push/subscriptions` and
- * `DELETE /api/push/subscriptions` accept, and what the POST answers. The OpenAPI document describes the default
- * rules (no loopback receiver).
+ * `DELETE /api/push/subscriptions` accept, and what the POST answers. The endpoint is an outbound address
+ * (src/core/outbound): it parses into its stored form, so every spelling of one endpoint is one subscription. The
+ * OpenAPI document describes the default rules (no loopback receiver).
+ *
+ * The subscribe schema checks the browser's key with Web Crypto, which is asynchronous: parse it with
+ * `safeParseAsync`.
  */
 
 /** The largest body the write path reads (a bigger one is a bad body). */
 export const PUSH_BODY_MAX_BYTES = 4096;
-export const PUSH_ENDPOINT_MAX_LENGTH = 2048;
 
-/** RFC 8291: the browser's P-256 public key, uncompressed (65 bytes), and its 16-byte authentication secret. */
-const P256DH_BYTES = 65;
-const AUTH_BYTES = 16;
+const sizeMessage = (bytes: number, what: string) => `must be ${what}: ${bytes} bytes, base64url-encoded`;
 
-const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
-
-/** The number of bytes a base64url text decodes to, or -1 when it is not base64url. */
-function base64UrlBytes(text: string): number {
-  if (!BASE64URL.test(text)) return -1;
-  const length = text.replace(/=+$/, '').length;
-  if (length % 4 === 1) return -1;
-  return Math.floor((length * 3) / 4);
-}
-
-const keyOfBytes = (bytes: number, what: string) =>
-  z.string().refine((text) => base64UrlBytes(text) === bytes, `must be ${what}: ${bytes} bytes, base64url-encoded`);
-
-const ENDPOINT_MESSAGES: Record<EndpointProblem, string> = {
-  not_a_url: 'must be an absolute URL',
-  not_https: 'must be an https URL',
-  credentials: 'must not carry a user name or password',
-  ip_literal: 'must name a push service by its host name, not an IP address',
-  private_name: 'must be a public push service, not a local, loopback or private name',
-};
-
-const endpointSchema = (rules: EndpointRules) =>
-  z
-    .string()
-    .max(PUSH_ENDPOINT_MAX_LENGTH)
-    .superRefine((endpoint, context) => {
-      const problem = endpointProblem(endpoint, rules);
-      if (problem !== undefined) context.addIssue({ code: 'custom', message: ENDPOINT_MESSAGES[problem] });
+/** The browser's ECDH public key: 65 bytes, and a point on P-256 (a length alone lets 65 random bytes through). */
+const p256dhSchema = z.string().superRefine(async (text, context) => {
+  const bytes = decodeBase64Url(text);
+  if (bytes?.length !== P256DH_BYTES)
+    context.addIssue({ code: 'custom', message: sizeMessage(P256DH_BYTES, 'an uncompressed P-256 public key') });
+  else if (!(await isP256PublicKey(bytes)))
+    context.addIssue({
+      code: 'custom',
+      message: 'must be a point on the P-256 curve, uncompressed (the browser’s ECDH public key)',
     });
+});
+
+const authSchema = z
+  .string()
+  .refine(
+    (text) => decodeBase64Url(text)?.length === AUTH_BYTES,
+    sizeMessage(AUTH_BYTES, 'the subscription’s authentication secret'),
+  );
+
+/**
+ * `PushSubscriptionJSON.expirationTime` (Push API): when the push service will end the subscription, in
+ * milliseconds since the epoch (an `EpochTimeStamp`, a whole number), or null for no end. Kept: nothing is sent
+ * to a subscription past it.
+ */
+const expirationTimeSchema = z
+  .int()
+  .min(0)
+  .nullable()
+  .optional()
+  .describe('when the push service ends the subscription, ms since the epoch (PushSubscription.expirationTime)');
 
 const uniqueNonEmpty = <T extends z.ZodType>(item: T, what: string) =>
   z
@@ -54,30 +58,29 @@ const uniqueNonEmpty = <T extends z.ZodType>(item: T, what: string) =>
     .refine((items) => new Set(items).size === items.length, `each ${what} at most once`);
 
 /** `POST /api/push/subscriptions`'s body under `rules` (the setting of the loopback test receiver). */
-export const subscribeRequestSchema = (rules: EndpointRules) =>
+export const subscribeRequestSchema = (rules: OutboundRules) =>
   z.object({
     subscription: z.object({
-      endpoint: endpointSchema(rules),
-      // What `PushSubscription.toJSON()` also carries; accepted and not stored.
-      expirationTime: z.number().nullable().optional(),
-      keys: z.object({
-        p256dh: keyOfBytes(P256DH_BYTES, 'an uncompressed P-256 public key'),
-        auth: keyOfBytes(AUTH_BYTES, 'the subscription’s authentication secret'),
-      }),
+      endpoint: outboundAddressSchema(rules),
+      expirationTime: expirationTimeSchema,
+      keys: z.object({ p256dh: p256dhSchema, auth: authSchema }),
     }),
     providers: uniqueNonEmpty(ProviderSchema, 'provider'),
     kinds: uniqueNonEmpty(EventKindSchema, 'kind').default(['reset']),
     locale: z.enum(LOCALES).default('en'),
   });
 
-export const SubscribeRequestSchema = subscribeRequestSchema({ allowLoopbackReceiver: false }).meta({
+export const SubscribeRequestSchema = subscribeRequestSchema(DEFAULT_OUTBOUND_RULES).meta({
   id: 'PushSubscribeRequest',
 });
 export type SubscribeRequest = z.infer<typeof SubscribeRequestSchema>;
 
-/** `DELETE /api/push/subscriptions`'s body: the endpoint to forget (any string: an unknown one is no error). */
+/**
+ * `DELETE /api/push/subscriptions`'s body: the endpoint to forget (any string: an unknown one is no error), in the
+ * stored form, so that any spelling of a stored endpoint forgets it.
+ */
 export const UnsubscribeRequestSchema = z
-  .object({ endpoint: z.string().min(1).max(PUSH_ENDPOINT_MAX_LENGTH) })
+  .object({ endpoint: addressLookupSchema })
   .meta({ id: 'PushUnsubscribeRequest' });
 
 /** What the POST answers: the topics and language now stored for the endpoint. */

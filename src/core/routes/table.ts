@@ -49,10 +49,10 @@ const PUSH_WRITE = {
   needsData: false,
   corsHeaders: { allow: ['Content-Type'], expose: [] },
   requestErrors: {
-    400: 'a bad body: `invalid_request` with `issues` (types, providers, kinds, endpoint rules, key sizes, over 4 KiB)',
+    400: 'a bad body: `invalid_request` with `issues`, at most 20 and one saying how many more (types, providers, kinds, the outbound-address rules for the endpoint, keys that are not a P-256 point or a 16-byte secret, over 4 KiB)',
     415: 'the body is not `application/json`: `invalid_request`',
     429: 'more than 10 writes in a minute from this IP: `rate_limited`; see Retry-After',
-    503: 'push is not configured on this deployment: `push_unavailable`',
+    503: 'push is not configured on this deployment, or its database cannot be reached now: `push_unavailable`; see Retry-After',
   },
 } as const;
 

@@ -1,3 +1,4 @@
+import { capIssues } from '../../core/api/issue-cap.ts';
 import type { QueryIssue } from '../../core/api/query.ts';
 import { allowedMethods, type RouteSpec } from '../../core/routes/route.ts';
 import { CACHE_POLICIES, CONTENT_TYPES } from '../../core/routes/policy.ts';
@@ -24,8 +25,12 @@ export function withHeaders(response: Response, headers: Readonly<Record<string,
 export const textResponse = (body: string, contentType: string, extra: HeadersInit = {}): Response =>
   new Response(body, { headers: { 'Content-Type': contentType, ...extra } });
 
-const errorResponse = (status: number, body: ErrorBody): Response =>
-  jsonResponse(body, { status, headers: { 'Cache-Control': CACHE_POLICIES.noStore } });
+/** Every JSON error body leaves through here: its issues capped (issue-cap.ts), never cached. */
+const errorResponse = (status: number, body: ErrorBody, headers: Record<string, string> = {}): Response =>
+  jsonResponse(body.issues === undefined ? body : { ...body, issues: capIssues(body.issues) }, {
+    status,
+    headers: { 'Cache-Control': CACHE_POLICIES.noStore, ...headers },
+  });
 
 export const invalidQuery = (issues: QueryIssue[]): Response => errorResponse(400, { error: 'invalid_query', issues });
 export const invalidProvider = (): Response => errorResponse(404, { error: 'invalid_provider' });
@@ -36,7 +41,16 @@ export const internalError = (): Response => errorResponse(500, { error: 'intern
 /** The push write path's errors (decisions.md, "Push notifications"). */
 export const invalidRequest = (issues: QueryIssue[], status: 400 | 415 = 400): Response =>
   errorResponse(status, { error: 'invalid_request', issues });
-export const pushUnavailable = (): Response => errorResponse(503, { error: 'push_unavailable' });
+/**
+ * Push is off or its store cannot be reached. A write says when to try again (decisions.md, "Outbound addresses":
+ * a write whose store is unavailable answers 503 with Retry-After); the key, a read, has nothing to retry.
+ */
+export const pushUnavailable = (retryAfterSeconds?: number): Response =>
+  errorResponse(
+    503,
+    { error: 'push_unavailable' },
+    retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) },
+  );
 export const rateLimited = (retryAfterSeconds: number): Response =>
   jsonResponse(
     { error: 'rate_limited' },

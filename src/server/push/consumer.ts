@@ -81,6 +81,7 @@ interface ClaimedSubscription {
   p256dh: string;
   auth: string;
   locale: Locale;
+  expirationTime: number | null;
 }
 
 /**
@@ -109,7 +110,8 @@ export async function deliver(
   if (claimedIds.length === 0) return;
   const { results: targets } = await db
     .prepare(
-      'SELECT id, endpoint, p256dh, auth, locale FROM subscriptions WHERE id IN (SELECT value FROM json_each(?1))',
+      `SELECT id, endpoint, p256dh, auth, locale, expiration_time AS expirationTime FROM subscriptions
+       WHERE id IN (SELECT value FROM json_each(?1))`,
     )
     .bind(json(claimedIds))
     .all<ClaimedSubscription>();
@@ -154,7 +156,7 @@ async function recordOutcomes(
         )
         .bind(json(sent)),
     );
-  // 404/410: the push service says the subscription is gone; its topics and ledger rows go with it (cascade).
+  // 404/410, or past its expirationTime: the subscription is gone; its topics and ledger rows go with it (cascade).
   if (gone.length > 0)
     statements.push(
       db.prepare('DELETE FROM subscriptions WHERE id IN (SELECT value FROM json_each(?1))').bind(json(gone)),

@@ -73,6 +73,7 @@ async function subscribe(
   providers: Provider[],
   kinds: EventKind[] = ['reset'],
   locale: Locale = 'en',
+  expirationTime: number | null = null,
 ): Promise<{ path: string; keys: SubscriberKeys; id: number }> {
   sequence += 1;
   const path = `/push/${sequence}`;
@@ -80,7 +81,11 @@ async function subscribe(
   await saveSubscription(
     db,
     {
-      subscription: { endpoint: `${receiver.origin}${path}`, keys: { p256dh: keys.p256dh, auth: keys.auth } },
+      subscription: {
+        endpoint: `${receiver.origin}${path}`,
+        expirationTime,
+        keys: { p256dh: keys.p256dh, auth: keys.auth },
+      },
       providers,
       kinds,
       locale,
@@ -372,6 +377,24 @@ describe('fan-out and delivery', REAL_D1, () => {
     await deliver(consumerEnv(), deliverMessage(event, [failingLong.id, failingShort.id]), settings(), NOW);
     const ids = (await db.prepare('SELECT id FROM subscriptions').all<{ id: number }>()).results.map(({ id }) => id);
     expect(ids).toEqual([failingShort.id]);
+    expect(queued.sent).toHaveLength(0);
+  });
+
+  it('never sends to a subscription past its expirationTime, and deletes it as for a 410', async () => {
+    const expired = await subscribe(['provider_a'], ['reset'], 'en', NOW.getTime() - 1);
+    const endsNow = await subscribe(['provider_a'], ['reset'], 'en', NOW.getTime());
+    const endsLater = await subscribe(['provider_a'], ['reset'], 'en', NOW.getTime() + 1);
+    const noEnd = await subscribe(['provider_a']);
+    const event = makeEvent({ id: 'expiry', announcedAt: NOW.toISOString() });
+    const ids = [expired.id, endsNow.id, endsLater.id, noEnd.id];
+    await deliver(consumerEnv(), deliverMessage(event, ids), settings(), NOW);
+    await receiver.waitFor(1, endsLater.path);
+    await receiver.waitFor(1, noEnd.path);
+    expect(receiver.received.map(({ path }) => path).sort()).toEqual([endsLater.path, noEnd.path].sort());
+    const left = (await db.prepare('SELECT id FROM subscriptions ORDER BY id').all<{ id: number }>()).results;
+    expect(left.map(({ id }) => id)).toEqual([endsLater.id, noEnd.id]);
+    const topics = await db.prepare('SELECT count(*) AS n FROM subscription_topics').first<{ n: number }>();
+    expect(topics!.n).toBe(2);
     expect(queued.sent).toHaveLength(0);
   });
 

@@ -1,5 +1,5 @@
 import { buildPushPayload } from '@block65/webcrypto-web-push';
-import { endpointProblem } from '../../core/push/endpoint-rules.ts';
+import { outboundAddress } from '../../core/outbound/address.ts';
 import type { VapidKeys } from './vapid.ts';
 
 /**
@@ -11,6 +11,8 @@ export interface PushTarget {
   endpoint: string;
   p256dh: string;
   auth: string;
+  /** The subscription's `expirationTime` (ms since the epoch), or null when the push service set none. */
+  expirationTime: number | null;
 }
 
 export interface PushOptions {
@@ -23,7 +25,10 @@ export interface PushOptions {
 export type SendOutcome =
   /** 2xx: delivered to the push service. */
   | { kind: 'sent' }
-  /** 404/410: the subscription is gone for good (RFC 8030 §7.3); also an endpoint the rules no longer allow. */
+  /**
+   * 404/410: the subscription is gone for good (RFC 8030 §7.3); also one past its `expirationTime` or whose
+   * endpoint the outbound-address rules no longer allow (status 0: nothing was sent).
+   */
   | { kind: 'gone'; status: number }
   /** 429, 5xx or no answer: worth another try later; `retryAfterSeconds` when the service said when. */
   | { kind: 'retry'; status: number; retryAfterSeconds: number | undefined }
@@ -69,8 +74,12 @@ export async function sendPush(
   now: Date,
   fetcher: typeof fetch = fetch,
 ): Promise<SendOutcome> {
-  // Checked again at send time: a row written while the loopback setting was on is not sent to once it is off.
-  if (endpointProblem(target.endpoint, { allowLoopbackReceiver: options.allowLoopbackReceiver }) !== undefined)
+  // The browser said when its push service stops taking messages for it: past that, a push is lost, so the
+  // subscription is treated as gone, as a 410 would say.
+  if (target.expirationTime !== null && target.expirationTime <= now.getTime()) return { kind: 'gone', status: 0 };
+  // Checked again at send time: a row written while the loopback setting was on is not sent to once it is off,
+  // and a row written before the outbound-address policy is held to it.
+  if (!outboundAddress(target.endpoint, { allowLoopbackReceiver: options.allowLoopbackReceiver }).ok)
     return { kind: 'gone', status: 0 };
   const { buildFor, sendTo } = requestUrls(target.endpoint, options.allowLoopbackReceiver);
   let request: Awaited<ReturnType<typeof buildPushPayload>>;
@@ -81,7 +90,7 @@ export async function sendPush(
       vapid,
     );
   } catch {
-    // Keys that are not a P-256 point: no push service could ever decrypt for this subscription.
+    // Keys that are not a P-256 point (refused at write time since; a row from before): no push could be decrypted.
     return { kind: 'failed', status: 0 };
   }
   try {
