@@ -1,4 +1,4 @@
-import { judgePath } from '../src/core/routes/canonical-path.ts';
+import { judgePath, MAX_REDIRECTED_QUERY_LENGTH } from '../src/core/routes/canonical-path.ts';
 import { matchRoute, ownsProviderPath } from '../src/core/routes/match.ts';
 import type { RouteSpec } from '../src/core/routes/route.ts';
 import { CACHE_POLICIES } from '../src/core/routes/policy.ts';
@@ -13,6 +13,7 @@ import {
   methodNotAllowed,
   notAPath,
   toCanonicalPath,
+  uriTooLong,
 } from '../src/server/http/responses.ts';
 import { HANDLERS, type RouteHandler } from './handlers.ts';
 
@@ -40,6 +41,7 @@ async function routeRequest(request: Request, env: EdgeBindings, now: Date): Pro
   // Odd paths first, for every path the worker sees (pages too): one 308 to the canonical path, or 404.
   const verdict = judgePath(pathname);
   if (verdict.kind === 'redirect') {
+    if (url.search.length > MAX_REDIRECTED_QUERY_LENGTH) return uriTooLong();
     // A route that is itself a redirect answers the odd form at once: one hop to its target, never two.
     if (matchRoute(verdict.pathname)?.route.ok.status !== 308) return toCanonicalPath(verdict.pathname, url.search);
     return answerEdgeRoute(new Request(new URL(`${verdict.pathname}${url.search}`, url), request), env, now);
