@@ -6,8 +6,9 @@ import { createContext, type EdgeBindings } from '../src/server/context.ts';
 import { DataSourceUnavailable } from '../src/server/data-source.ts';
 import { withValidator } from '../src/server/http/conditional.ts';
 import { optionsResponse } from '../src/server/http/cors.ts';
-import { readRestOfBody } from '../src/server/http/request.ts';
+import { declaresTooLargeBody, readRestOfBody } from '../src/server/http/request.ts';
 import {
+  contentTooLarge,
   internalError,
   invalidProvider,
   methodNotAllowed,
@@ -36,6 +37,8 @@ export async function answerEdgeRoute(
 }
 
 async function routeRequest(request: Request, env: EdgeBindings, now: Date): Promise<Response | undefined> {
+  // A body over a megabyte, on any path: no route takes one, and it is refused before a byte is read.
+  if (declaresTooLargeBody(request)) return contentTooLarge();
   const url = new URL(request.url);
   const { pathname } = url;
   // Odd paths first, for every path the worker sees (pages too): one 308 to the canonical path, or 404.
