@@ -1,5 +1,6 @@
 // `npm run fuzz`: the fuzz tests (over HTTP, and the edge routes in-process) with many more requests per endpoint
-// (FUZZ_RUNS, default 5000).
+// (FUZZ_RUNS, default 5000), MCP's JSON-RPC batches among them (sizes 1, 19, 20, 21, 22 and 100, nested, mixed with
+// messages that are not ones, under a protocol without batches: tests/support/hostile-requests.ts).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
