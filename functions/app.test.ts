@@ -148,6 +148,25 @@ describe('odd paths: one 308 to the canonical path (query kept), or 404, before 
     },
   );
 
+  it.each([
+    // 2049 characters with the `?`: one over.
+    ['/api//timeline', `?provider=${'a'.repeat(2039)}`],
+    ['/zh/', `?q=${'a'.repeat(20 * 1024)}`],
+    ['/api/feed/', `?provider=${'a'.repeat(3000)}`],
+  ])('%s with a query over 2048 characters is 414, nothing copied or cached', async (path, query) => {
+    const response = await get(`${path}${query}`);
+    expect(response.status).toBe(414);
+    expect(response.headers.get('location')).toBeNull();
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('keeps a query of exactly 2048 characters in the redirect', async () => {
+    const query = `?provider=${'a'.repeat(2038)}`;
+    const response = await get(`/api//timeline${query}`);
+    expect(response.status).toBe(308);
+    expect(response.headers.get('location')).toBe(`/api/timeline${query}`);
+  });
+
   it.each(['/api%2Fstatus', '/api/status%2Fprovider_a', '/api%5Ctimeline', '/data%2Fboard.json'])(
     '%s (an encoded slash) is 404',
     async (path) => {

@@ -1,4 +1,4 @@
-import { judgePath } from '../src/core/routes/canonical-path.ts';
+import { judgePath, MAX_REDIRECTED_QUERY_LENGTH } from '../src/core/routes/canonical-path.ts';
 import { matchRoute, ownsProviderPath } from '../src/core/routes/match.ts';
 import type { RouteSpec } from '../src/core/routes/route.ts';
 import { CACHE_POLICIES } from '../src/core/routes/policy.ts';
@@ -6,13 +6,15 @@ import { createContext, type EdgeBindings } from '../src/server/context.ts';
 import { DataSourceUnavailable } from '../src/server/data-source.ts';
 import { withValidator } from '../src/server/http/conditional.ts';
 import { optionsResponse } from '../src/server/http/cors.ts';
-import { readRestOfBody } from '../src/server/http/request.ts';
+import { declaresTooLargeBody, readRestOfBody } from '../src/server/http/request.ts';
 import {
+  contentTooLarge,
   internalError,
   invalidProvider,
   methodNotAllowed,
   notAPath,
   toCanonicalPath,
+  uriTooLong,
 } from '../src/server/http/responses.ts';
 import { HANDLERS, type RouteHandler } from './handlers.ts';
 
@@ -35,11 +37,14 @@ export async function answerEdgeRoute(
 }
 
 async function routeRequest(request: Request, env: EdgeBindings, now: Date): Promise<Response | undefined> {
+  // A body over a megabyte, on any path: no route takes one, and it is refused before a byte is read.
+  if (declaresTooLargeBody(request)) return contentTooLarge();
   const url = new URL(request.url);
   const { pathname } = url;
   // Odd paths first, for every path the worker sees (pages too): one 308 to the canonical path, or 404.
   const verdict = judgePath(pathname);
   if (verdict.kind === 'redirect') {
+    if (url.search.length > MAX_REDIRECTED_QUERY_LENGTH) return uriTooLong();
     // A route that is itself a redirect answers the odd form at once: one hop to its target, never two.
     if (matchRoute(verdict.pathname)?.route.ok.status !== 308) return toCanonicalPath(verdict.pathname, url.search);
     return answerEdgeRoute(new Request(new URL(`${verdict.pathname}${url.search}`, url), request), env, now);

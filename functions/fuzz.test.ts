@@ -9,6 +9,7 @@ import {
   type HostileProbe,
   hostileMcpRequest,
   hostileQuery,
+  mcpBatchRequest,
   hostileSegment,
   isOddPathForm,
 } from '../tests/support/hostile-requests.ts';
@@ -33,7 +34,7 @@ interface Probe extends HostileProbe {
   pagesMayAnswer?: boolean;
 }
 
-async function check({ path, init, allowed, pagesMayAnswer = false }: Probe): Promise<void> {
+async function check({ path, init, allowed, maxBodyBytes, pagesMayAnswer = false }: Probe): Promise<void> {
   const label = `${init?.method ?? 'GET'} ${path.slice(0, 200)}`;
   const response = await app.request(path, init, NOW);
   if (response === undefined) {
@@ -42,6 +43,7 @@ async function check({ path, init, allowed, pagesMayAnswer = false }: Probe): Pr
   }
   const body = await response.text();
   expect(allowed, `${label} answered ${response.status}`).toContain(response.status);
+  if (maxBodyBytes !== undefined) expect(body.length, label).toBeLessThanOrEqual(maxBodyBytes);
   if (response.status === 400 && !path.startsWith('/mcp'))
     expect(ErrorBodySchema.safeParse(JSON.parse(body)).success, body).toBe(true);
 }
@@ -102,6 +104,10 @@ describe(`edge routes in-process, fuzzed (${RUNS} requests per route)`, {
 
   it('POST /mcp with hostile bodies and content types', async () => {
     expect(await fuzz(hostileMcpRequest(), RUNS)).toBe(RUNS);
+  });
+
+  it('POST /mcp with batches around 20 messages, of 100, nested and mixed', async () => {
+    expect(await fuzz(mcpBatchRequest(), RUNS)).toBe(RUNS);
   });
 
   it.each(['PUT', 'DELETE', 'PATCH', 'POST'])('%s on the read API is 405, not a 5xx', async (method) => {

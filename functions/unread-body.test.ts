@@ -58,6 +58,10 @@ describe('a request body the edge refuses is still read to its end', () => {
     ['POST /api/push/subscriptions over 4 KiB', openApp, 'POST', PUSH, 'x'.repeat(70_000), json, 400],
     ['POST /api/push/subscriptions as text/plain', openApp, 'POST', PUSH, '{}', {}, 415],
     ['PUT /api/status', openApp, 'PUT', '/api/status', 'x'.repeat(8_000), json, 405],
+    // Over a megabyte: refused before a byte is parsed, on any path, and still read to its end (not cancelled).
+    ['POST /mcp of 3 MiB', openApp, 'POST', '/mcp', 'x'.repeat(3 * 1024 * 1024), json, 413],
+    ['POST /api/status of 3 MiB', openApp, 'POST', '/api/status', 'x'.repeat(3 * 1024 * 1024), json, 413],
+    ['POST / of 3 MiB', openApp, 'POST', '/', 'x'.repeat(3 * 1024 * 1024), json, 413],
   ])('%s', async (_, app, method, path, text, headers, status) => {
     const { response, watch } = await send(app, method, path, text, headers);
     expect(response.status).toBe(status);

@@ -1,7 +1,9 @@
-// `npm run fuzz`: the fuzz tests (over HTTP, and the edge routes in-process) with many more requests per endpoint,
-// the hostile event files against the content rules with many more files per kind (FUZZ_RUNS, default 5000), and
-// the spellings of outbound addresses (push endpoints: one stored form each, every forbidden change refused), so
-// that a change to the policy or to the URL parser cannot split one address in two.
+// `npm run fuzz`: the fuzz tests (over HTTP, and the edge routes in-process) with many more requests per endpoint
+// (FUZZ_RUNS, default 5000), MCP's JSON-RPC batches among them (sizes 1, 19, 20, 21, 22 and 100, nested, mixed with
+// messages that are not ones, under a protocol without batches: tests/support/hostile-requests.ts); the hostile
+// event files against the content rules with many more files per kind; and the spellings of outbound addresses
+// (push endpoints: one stored form each, every forbidden change refused), so that a change to the policy or to the
+// URL parser cannot split one address in two.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 

@@ -6,6 +6,7 @@ import {
   type HostileProbe,
   hostileMcpRequest,
   hostileQuery,
+  mcpBatchRequest,
   hostileSegment,
   isOddPathForm,
 } from './support/hostile-requests.ts';
@@ -22,7 +23,7 @@ const baseUrl = inject('baseUrl');
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 40);
 const CONCURRENCY = 8;
 
-async function check({ path, init, allowed }: HostileProbe): Promise<void> {
+async function check({ path, init, allowed, maxBodyBytes }: HostileProbe): Promise<void> {
   // A hang guard only (a request that never answers would otherwise hold the test until its timeout).
   const response = await fetch(`${baseUrl}${path}`, {
     redirect: 'manual',
@@ -34,6 +35,7 @@ async function check({ path, init, allowed }: HostileProbe): Promise<void> {
     response.status,
   );
   expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  if (maxBodyBytes !== undefined) expect(body.length, path).toBeLessThanOrEqual(maxBodyBytes);
   if (response.status === 400 && !path.startsWith('/mcp'))
     expect(ErrorBodySchema.safeParse(JSON.parse(body)).success, body).toBe(true);
 }
@@ -93,6 +95,16 @@ describe(`HTTP fuzzing (${RUNS} requests per endpoint)`, { timeout: TIMEOUT_MS }
     expect(
       await fuzz(
         hostileMcpRequest(() => ({ 'CF-Connecting-IP': uniqueClientIp() })),
+        RUNS,
+      ),
+    ).toBe(RUNS);
+  });
+
+  it('POST /mcp with batches around 20 messages, of 100, nested and mixed', async () => {
+    // Each probe from an address of its own: a batch of 20 spends a third of that address's minute.
+    expect(
+      await fuzz(
+        mcpBatchRequest(() => ({ 'CF-Connecting-IP': uniqueClientIp() })),
         RUNS,
       ),
     ).toBe(RUNS);

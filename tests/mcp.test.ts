@@ -320,6 +320,22 @@ describe('MCP over raw HTTP', () => {
     });
   const listTools = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
 
+  // Read in part and cancelled, such a body had the local runtime drop the connection before the answer left:
+  // `500 Network connection lost.` without CORS, or a reset connection.
+  it.each([
+    ['/mcp', 5 * 1024 * 1024],
+    ['/mcp', 20 * 1024 * 1024],
+    ['/', 5 * 1024 * 1024],
+    ['/api/status', 5 * 1024 * 1024],
+    ['/api/push/subscriptions', 20 * 1024 * 1024],
+  ])('a body over a megabyte to %s (%i bytes) is 413 with CORS, not a 500', async (path, size) => {
+    const response = await post('x'.repeat(size), {}, path);
+    expect(response.status).toBe(413);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.text()).toBe('');
+  });
+
   it('answers plain JSON without the SSE Accept header, in any order (no initialize first)', async () => {
     const contract = await loadContract(baseUrl);
     for (const path of ['/mcp', '/api/mcp']) {

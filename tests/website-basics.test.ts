@@ -106,3 +106,19 @@ describe('the badge', () => {
     }
   });
 });
+
+describe('Astro’s hashed assets (/_astro/*)', () => {
+  it('a present one is cached for a year as immutable; a missing one is a 404 that is not', async () => {
+    const home = await (await fetch(`${baseUrl}/`)).text();
+    const stylesheet = /href="(\/_astro\/[^"]+\.css)"/.exec(home)?.[1];
+    expect(stylesheet).toBeDefined();
+    const present = await fetch(`${baseUrl}${stylesheet!}`);
+    expect(present.status).toBe(200);
+    expect(present.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    await present.arrayBuffer();
+    const missing = await fetch(`${baseUrl}/_astro/no-such-file.B4dH4sh.js`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('cache-control') ?? '').not.toMatch(/immutable|max-age=31536000/);
+    await missing.arrayBuffer();
+  });
+});

@@ -260,6 +260,19 @@ describe('DELETE /api/push/subscriptions and the key', () => {
     expect(await withKey!.json()).toEqual({ publicKey: 'BPublic' });
   });
 
+  it('the write limiter’s Retry-After is the seconds left in the minute at the clock handed to the edge', async () => {
+    const closed = { limit: async () => ({ success: false }) } as unknown as RateLimit;
+    const init = {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(goodBody()),
+    };
+    const at = (iso: string) =>
+      app({ PUSH_WRITE_LIMITER: closed }).request('/api/push/subscriptions', init, new Date(iso));
+    expect((await at('2026-05-04T18:30:50.000Z'))!.headers.get('Retry-After')).toBe('10');
+    expect((await at('2026-05-04T18:31:00.000Z'))!.headers.get('Retry-After')).toBe('60');
+  });
+
   it('the write limiter answers 429 with Retry-After, and a failing limiter lets the write through', async () => {
     const closed = { limit: async () => ({ success: false }) } as unknown as RateLimit;
     const limited = await post(goodBody(), {}, { PUSH_WRITE_LIMITER: closed });

@@ -6,7 +6,7 @@ import {
   UnsubscribeRequestSchema,
 } from '../../src/core/push/subscription.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
-import { withinRateLimit } from '../../src/server/http/rate-limit.ts';
+import { secondsLeftInWindow, withinRateLimit } from '../../src/server/http/rate-limit.ts';
 import { isJsonBody } from '../../src/server/http/request.ts';
 import { invalidRequest, jsonResponse, pushUnavailable, rateLimited } from '../../src/server/http/responses.ts';
 import { deleteSubscription, saveSubscription } from '../../src/server/push/subscriptions-store.ts';
@@ -45,7 +45,7 @@ async function readWrite<S extends z.ZodType>(
 ): Promise<{ ok: true; value: z.infer<S>; db: D1Database } | { ok: false; response: Response }> {
   const { request, env } = context;
   if (env.PUSH_WRITE_LIMITER !== undefined && !(await withinRateLimit(env.PUSH_WRITE_LIMITER, request, 'Push')))
-    return { ok: false, response: rateLimited(60) };
+    return { ok: false, response: rateLimited(secondsLeftInWindow(context.now)) };
   if (!isJsonBody(request))
     return {
       ok: false,

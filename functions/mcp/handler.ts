@@ -2,7 +2,7 @@ import { readRequestBody, requestBodyTooLargeMessage } from '@modelcontextprotoc
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { MCP_TOOLS } from '../../src/core/mcp/catalogue.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
-import { withinRateLimit } from '../../src/server/http/rate-limit.ts';
+import { RATE_LIMIT_PERIOD_SECONDS, secondsLeftInWindow, withinRateLimit } from '../../src/server/http/rate-limit.ts';
 import { isJsonBody } from '../../src/server/http/request.ts';
 import { jsonResponse } from '../../src/server/http/responses.ts';
 import { screenBody, type JsonRpcErrorObject, type RequestId } from './json-rpc.ts';
@@ -15,19 +15,17 @@ import { createBoardMcpServer, isOfferedResource } from './server.ts';
  */
 
 export const MCP_BODY_LIMIT_BYTES = 64 * 1024;
-const RATE_LIMIT_PERIOD_SECONDS = 60;
-const rateLimited = (): Response =>
+const rateLimited = (now: Date): Response =>
   Response.json(
     {
       jsonrpc: '2.0',
       id: null,
       error: {
         code: -32000,
-        message:
-          'Rate limit exceeded: at most 60 requests per minute per IP. Retry after the number of seconds in Retry-After.',
+        message: `Rate limit exceeded: at most 60 requests (each message of a batch counts) per ${RATE_LIMIT_PERIOD_SECONDS} s per IP. Retry after the number of seconds in Retry-After.`,
       },
     },
-    { status: 429, headers: { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS), 'Cache-Control': 'no-store' } },
+    { status: 429, headers: { 'Retry-After': String(secondsLeftInWindow(now)), 'Cache-Control': 'no-store' } },
   );
 
 /**
@@ -51,7 +49,9 @@ const jsonRpcError = (status: number, id: RequestId | null, error: JsonRpcErrorO
 /** A POST (the route table answers every other method). */
 export async function handleMcp(context: EdgeContext): Promise<Response> {
   const { request } = context;
-  if (!(await withinRateLimit(context.env.MCP_RATE_LIMITER, request, 'MCP'))) return rateLimited();
+  // One request counts before its body is read, so that bodies refused unread (413, 415, bad JSON) count too.
+  const limiter = context.env.MCP_RATE_LIMITER;
+  if (!(await withinRateLimit(limiter, request, 'MCP'))) return rateLimited(context.now);
 
   const negotiated = negotiate(request);
   // No session id generator: stateless, a fresh server and transport per request.
@@ -68,6 +68,9 @@ export async function handleMcp(context: EdgeContext): Promise<Response> {
     const screened = screenBody(body.text, request.headers.get('MCP-Protocol-Version'));
     if (!screened.ok) return jsonRpcError(400, screened.id, screened.error);
     parsedBody = screened.body;
+    // Each further message of a batch counts as one more request (decisions.md; at most MAX_BATCH_MESSAGES).
+    const extra = Array.isArray(parsedBody) ? parsedBody.length - 1 : 0;
+    if (extra > 0 && !(await withinRateLimit(limiter, request, 'MCP', extra))) return rateLimited(context.now);
   }
   const server = createBoardMcpServer(context);
   await server.connect(transport);

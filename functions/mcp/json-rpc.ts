@@ -8,7 +8,8 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
  *   `-32600 Invalid Request`, with the id when one can be read;
  * - a request whose params are a list (JSON-RPC allows it; MCP's methods take named params): `-32602`;
  * - a batch under protocol revision 2025-06-18 or later, which removed them: `-32600`. A client that sends no
- *   `MCP-Protocol-Version` is on 2025-03-26 (the transport spec's default), where batches still exist.
+ *   `MCP-Protocol-Version` is on 2025-03-26 (the transport spec's default), where batches still exist;
+ * - a batch of more than `MAX_BATCH_MESSAGES`, whatever the protocol revision: `-32600`.
  */
 
 export const JSON_RPC_ERRORS = {
@@ -19,6 +20,12 @@ export const JSON_RPC_ERRORS = {
   /** MCP: `resources/read` of a URI the server does not have. */
   resourceNotFound: -32002,
 } as const;
+
+/**
+ * The most messages one batch may hold (decisions.md): each counts against the rate limit, and a batch is
+ * answered in one body, so a larger one would let one request do a minute's work in one response.
+ */
+export const MAX_BATCH_MESSAGES = 20;
 
 /** The first protocol revision without JSON-RPC batches. */
 export const BATCHES_REMOVED_IN = '2025-06-18';
@@ -82,6 +89,11 @@ export function screenBody(text: string, protocolVersion: string | null): Screen
     return refuse(
       JSON_RPC_ERRORS.invalidRequest,
       `Invalid Request: protocol revision ${protocolVersion} has no batches (removed in ${BATCHES_REMOVED_IN}); send one message per request`,
+    );
+  if (body.length > MAX_BATCH_MESSAGES)
+    return refuse(
+      JSON_RPC_ERRORS.invalidRequest,
+      `Invalid Request: a batch of ${body.length} messages; at most ${MAX_BATCH_MESSAGES} per request`,
     );
   const messages: JSONRPCMessage[] = [];
   for (const item of body) {

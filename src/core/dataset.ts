@@ -46,6 +46,34 @@ export const EdgeDatasetSchema = z.strictObject({
 });
 export type EdgeDataset = z.infer<typeof EdgeDatasetSchema>;
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Whether a stamped `/data/board.json` has the frame every reader walks: per provider a `summary` with its
+ * lists and a `recent` list. The edge does not zod-parse the file on a cold start (docs/performance.md: it cost
+ * up to 270 ms of CPU); this look at a dozen fields costs microseconds and turns a file of the right stamp but
+ * the wrong frame into "the data cannot be read" (a 503 page, a 500 `internal_error`) instead of a TypeError
+ * thrown in the middle of rendering a page. The events inside are the build's, validated when it wrote them.
+ */
+export function hasEdgeDatasetFrame(value: unknown): boolean {
+  if (!isObject(value) || typeof value.builtAt !== 'string' || !isObject(value.providers)) return false;
+  const { providers } = value;
+  return PROVIDERS.every((provider) => {
+    const data = providers[provider];
+    if (!isObject(data) || !Array.isArray(data.recent) || !isObject(data.summary)) return false;
+    const { summary } = data;
+    return (
+      summary.provider === provider &&
+      typeof summary.asOf === 'string' &&
+      Array.isArray(summary.recentResets) &&
+      Array.isArray(summary.recentGapsMs) &&
+      Array.isArray(summary.pendingResets) &&
+      Array.isArray(summary.hourHistogramUtc)
+    );
+  });
+}
+
 /** `/data/board.json` as the build writes it: the data set with the build's stamp. */
 export const EdgeDatasetFileSchema = EdgeDatasetSchema.extend({ stamp: BuildStampSchema }).meta({ id: 'EdgeDataset' });
 

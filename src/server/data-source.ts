@@ -1,5 +1,5 @@
 import { carriesStamp } from '../core/build-stamp.ts';
-import { EDGE_DATASET_PATH, type EdgeDataset } from '../core/dataset.ts';
+import { EDGE_DATASET_PATH, hasEdgeDatasetFrame, type EdgeDataset } from '../core/dataset.ts';
 import { recordShardPath, type RecordShard } from '../core/event-records.ts';
 import { providerPagePath, type ProviderPageData } from '../core/provider-page.ts';
 import type { Provider } from '../core/vocabulary.ts';
@@ -23,13 +23,20 @@ const loaded = new Map<string, Promise<unknown>>();
 
 /**
  * A data file the build wrote, validated and stamped: the build's own output is trusted after a look at its
- * stamp (src/core/build-stamp.ts), not parsed field by field, so a cold isolate pays only `JSON.parse`.
+ * stamp (src/core/build-stamp.ts), not parsed field by field, so a cold isolate pays only `JSON.parse`, and
+ * after `hasFrame`, a check of the few fields its readers walk, where the file has one.
  */
-async function fetchStamped<T>(assets: AssetFetcher, origin: string, path: string): Promise<T> {
+async function fetchStamped<T>(
+  assets: AssetFetcher,
+  origin: string,
+  path: string,
+  hasFrame: (data: unknown) => boolean = () => true,
+): Promise<T> {
   const response = await (isDev ? devServer : assets).fetch(new URL(path, origin));
   if (!response.ok) throw new DataSourceUnavailable(`${path} answered ${response.status}`);
   const data: unknown = await response.json().catch(() => undefined);
   if (!carriesStamp(data, BUILD_ID)) throw new DataSourceUnavailable(`${path} is not a data file of this build`);
+  if (!hasFrame(data)) throw new DataSourceUnavailable(`${path} carries this build's stamp but not its shape`);
   return data as T;
 }
 
@@ -37,11 +44,16 @@ async function fetchStamped<T>(assets: AssetFetcher, origin: string, path: strin
  * A data file read once per isolate (in production; in dev on every request, so that edited events show
  * without a restart). A failed read is not remembered, so the first request after the file is back succeeds.
  */
-function loadOnce<T>(assets: AssetFetcher, origin: string, path: string): Promise<T> {
-  if (isDev) return fetchStamped<T>(assets, origin, path);
+function loadOnce<T>(
+  assets: AssetFetcher,
+  origin: string,
+  path: string,
+  hasFrame?: (data: unknown) => boolean,
+): Promise<T> {
+  if (isDev) return fetchStamped<T>(assets, origin, path, hasFrame);
   let loading = loaded.get(path) as Promise<T> | undefined;
   if (loading === undefined) {
-    loading = fetchStamped<T>(assets, origin, path).catch((error: unknown) => {
+    loading = fetchStamped<T>(assets, origin, path, hasFrame).catch((error: unknown) => {
       loaded.delete(path);
       throw error instanceof DataSourceUnavailable ? error : new DataSourceUnavailable(String(error));
     });
@@ -55,7 +67,7 @@ export const forgetLoadedData = (): void => loaded.clear();
 
 /** The edge data set: summaries and newest events per provider (its size does not grow with the history). */
 export const loadEdgeDataset = (assets: AssetFetcher, origin: string): Promise<EdgeDataset> =>
-  loadOnce(assets, origin, EDGE_DATASET_PATH);
+  loadOnce(assets, origin, EDGE_DATASET_PATH, hasEdgeDatasetFrame);
 
 /**
  * One shard of the events' records (src/core/event-records.ts), read per request and not kept: a long history
@@ -79,7 +91,7 @@ export const loadProviderPage = (assets: AssetFetcher, origin: string, provider:
  */
 export async function readEdgeDatasetNow(assets: AssetFetcher, origin: string): Promise<EdgeDataset> {
   try {
-    return await fetchStamped<EdgeDataset>(assets, origin, EDGE_DATASET_PATH);
+    return await fetchStamped<EdgeDataset>(assets, origin, EDGE_DATASET_PATH, hasEdgeDatasetFrame);
   } catch (error) {
     throw error instanceof DataSourceUnavailable ? error : new DataSourceUnavailable(String(error));
   }

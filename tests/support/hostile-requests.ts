@@ -110,6 +110,8 @@ export interface HostileProbe {
   path: string;
   init?: RequestInit;
   allowed: number[];
+  /** The largest body the answer may have, when it is bounded (an MCP batch: at most 20 messages' answers). */
+  maxBodyBytes?: number;
 }
 
 /**
@@ -151,3 +153,56 @@ export const hostileMcpRequest = (headers: () => Record<string, string> = () => 
       },
       allowed: [200, 202, 400, 413, 415],
     }));
+
+/** The messages a fuzzed batch is made of: requests (one of them the largest answer there is), a notification, a response. */
+const BATCH_MESSAGES = [
+  { jsonrpc: '2.0', id: 1, method: 'ping' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_timeline', arguments: { limit: 100 } } },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 4, result: {} },
+];
+const NOT_MESSAGES = [{ hello: 'world' }, 42, null, 'ping', [], { jsonrpc: '2.0', id: 5, method: 'ping', params: [1] }];
+/** decisions.md: a batch of more than this many messages is 400 (-32600), whatever the protocol header. */
+const MAX_BATCH = 20;
+/** 20 answers of `get_timeline` with 100 events each, with room: what a batch's answer can never exceed. */
+const BATCH_ANSWER_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * POST /mcp with JSON-RPC batches around the limit (1, 19, 20, 21, 22, 100 messages), nested batches, batches
+ * with a message that is not one, and batches under a protocol revision without batches. What each may answer is
+ * decided from its shape: a well-formed batch of at most 20 is answered (202 when it holds no request), any other
+ * is 400; none may answer more than 20 messages' worth.
+ */
+export const mcpBatchRequest = (headers: () => Record<string, string> = () => ({})): fc.Arbitrary<HostileProbe> =>
+  fc
+    .record({
+      size: fc.constantFrom(1, 19, MAX_BATCH, MAX_BATCH + 1, MAX_BATCH + 2, 100),
+      picks: fc.array(fc.nat(BATCH_MESSAGES.length - 1), { minLength: 100, maxLength: 100 }),
+      twist: fc.constantFrom('none', 'none', 'nested', 'junk', 'no-batches-protocol'),
+      junk: fc.constantFrom(...NOT_MESSAGES),
+      at: fc.nat(99),
+    })
+    .map(({ size, picks, twist, junk, at }) => {
+      const messages: unknown[] = picks.slice(0, size).map((pick) => BATCH_MESSAGES[pick]);
+      if (twist === 'nested') messages[at % size] = [BATCH_MESSAGES[0]];
+      if (twist === 'junk') messages[at % size] = junk;
+      const answered = twist === 'none' && size <= MAX_BATCH;
+      const hasRequest = messages.some(
+        (message) => typeof message === 'object' && message !== null && 'method' in message && 'id' in message,
+      );
+      return {
+        path: '/mcp',
+        init: {
+          method: 'POST',
+          body: JSON.stringify(messages),
+          headers: {
+            'Content-Type': 'application/json',
+            ...(twist === 'no-batches-protocol' ? { 'MCP-Protocol-Version': '2025-06-18' } : {}),
+            ...headers(),
+          },
+        },
+        allowed: answered ? [hasRequest ? 200 : 202] : [400],
+        maxBodyBytes: BATCH_ANSWER_MAX_BYTES,
+      };
+    });

@@ -16,6 +16,14 @@
  * would read as a separator.
  */
 
+/**
+ * The longest query (with its `?`) a redirect of an odd path carries over. Every query the routes take is under
+ * a hundred characters; a longer one would only be copied into a `Location` that caches keep for an hour (a
+ * 20 KB query made a 20 KB header). Over it the request is `414 URI Too Long` rather than a redirect without the
+ * query, which would silently change what was asked for.
+ */
+export const MAX_REDIRECTED_QUERY_LENGTH = 2048;
+
 export type PathVerdict = { kind: 'canonical' } | { kind: 'redirect'; pathname: string } | { kind: 'notFound' };
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;

@@ -83,18 +83,17 @@ export const matchEdgeRoute = createMatcher(EDGE_ROUTES);
 /** Every route of the table: the edge's, and the built files' (served through the worker for OPTIONS, 405, HEAD). */
 export const matchRoute = createMatcher(ROUTES);
 
-/** Built files the platform serves without the worker: Astro's hashed, immutable assets. */
-const PLATFORM_ONLY_PATTERNS = ['/_astro/*'];
-
 /**
- * `assets.run_worker_first` in wrangler.jsonc: every path but Astro's hashed assets. A static file is otherwise
- * served before the worker with its query ignored, and its odd forms (`/api//timeline`, `/openapi.json/`) get
- * the platform's own answers; through the worker, every edge route validates its query and every path gets
- * one policy for its odd forms (canonical-path.ts). A file that is no edge route still comes from the asset
- * store (Astro's handler falls back to it), so the cost is one worker invocation per file, no CPU to speak of.
+ * `assets.run_worker_first` in wrangler.jsonc: every path. A static file is otherwise served before the worker
+ * with its query ignored, and its odd forms (`/api//timeline`, `/openapi.json/`) get the platform's own answers;
+ * through the worker, every edge route validates its query and every path gets one policy for its odd forms
+ * (canonical-path.ts). A file that is no edge route still comes from the asset store (Astro's handler falls back
+ * to it), so the cost is one worker invocation per file, no CPU to speak of. Astro's hashed `/_astro/*` files
+ * were left to the platform until a missing one turned out to be a 404 with their `_headers` rule, cached for a
+ * year as immutable: the asset store applies a path's rule whatever the status, and only the worker can tell
+ * a 404 (src/server/http/cors.ts). A browser keeps each of them for a year, so few requests pay the invocation.
  */
-export const workerFirstPatterns = (): string[] =>
-  ['/*', ...PLATFORM_ONLY_PATTERNS.map((pattern) => `!${pattern}`)].sort();
+export const workerFirstPatterns = (): string[] => ['/*'];
 
 /**
  * The fixed prefixes of the edge routes that name a provider in their path (`/badge/`, `/api/status/`): a path

@@ -78,7 +78,7 @@ const MCP_ROUTE = {
     400: 'not a JSON-RPC message (a JSON-RPC error in the body)',
     413: 'the body is over 64 KiB',
     415: 'the body is not `application/json`',
-    429: 'more than 60 requests in a minute from this IP; see Retry-After',
+    429: 'more than 60 requests in a minute from this IP, each message of a batch counting as one; see Retry-After',
   },
 } as const;
 

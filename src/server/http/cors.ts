@@ -52,6 +52,17 @@ function pageBasics(response: Response): Record<string, string> {
 }
 
 /**
+ * An error is never kept as immutable. The asset store answers a missing `/_astro/*` file with a 404 that carries
+ * the `_headers` rule of the path asked for: Astro's hashed assets' `public, max-age=31536000, immutable`, so a
+ * 404 was cached for a year, also after a deploy that brings the file. `_headers` cannot tell a 404 from a 200,
+ * so the worker runs first for those paths too (match.ts, `workerFirstPatterns`) and rewrites it here.
+ */
+const errorCaching = (response: Response): Record<string, string> =>
+  response.status >= 400 && /immutable/i.test(response.headers.get('Cache-Control') ?? '')
+    ? { 'Cache-Control': CACHE_POLICIES.noStore }
+    : {};
+
+/**
  * The headers every worker response leaves with: CORS `*`, `nosniff` so that no browser reads an API body as
  * anything but its declared type, the page policy on HTML, and `X-Sample-Data: true` while the build serves
  * the fictional sample set. Copies the response (its headers may be immutable).
@@ -60,6 +71,7 @@ export function withCommonHeaders(response: Response): Response {
   const isPage = response.headers.get('Content-Type')?.startsWith('text/html') ?? false;
   const copy = withHeaders(response, {
     ...(isPage ? pageBasics(response) : {}),
+    ...errorCaching(response),
     'Access-Control-Allow-Origin': '*',
     // Browsers read Expose-Headers on the actual response, not on the preflight.
     'Access-Control-Expose-Headers': union(

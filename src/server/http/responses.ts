@@ -73,6 +73,14 @@ export const toCanonicalPath = (pathname: string, search: string): Response =>
     headers: { Location: `${pathname}${search}`, 'Cache-Control': CACHE_POLICIES.document },
   });
 
+/** An odd path whose query is too long to copy into a redirect (canonical-path.ts): no body, nothing cached. */
+export const uriTooLong = (): Response =>
+  new Response(null, { status: 414, headers: { 'Cache-Control': CACHE_POLICIES.noStore } });
+
+/** A body larger than any route takes, refused before it is read (request.ts): no body, nothing cached. */
+export const contentTooLarge = (): Response =>
+  new Response(null, { status: 413, headers: { 'Cache-Control': CACHE_POLICIES.noStore } });
+
 /** A path that cannot name anything (an encoded slash): no body, nothing cached. */
 export const notAPath = (): Response =>
   new Response(null, { status: 404, headers: { 'Cache-Control': CACHE_POLICIES.noStore } });

@@ -12,11 +12,21 @@ import { allowsLoopbackReceiver, readVapidKeys } from './vapid.ts';
 
 type WorkerPushBindings = PushBindings & { ASSETS: Pick<Fetcher, 'fetch'> };
 
+/**
+ * One minute's dispatch. A run that fails (D1 locked or gone, the data set missing, the queue refusing) logs
+ * what failed and ends normally: nobody retries a cron that throws, it only shows as an error (and as a 500 on
+ * the local `/__scheduled`). Its work is left for the next minute's run, which finds the same due pairs: a
+ * claim is made in one D1 batch, and a fan-out the queue refused has its claims given back (dispatch.ts).
+ */
 export async function runScheduledDispatch(env: WorkerPushBindings, now: Date): Promise<void> {
   const { PUSH_DB, PUSH_QUEUE, ASSETS } = env;
   if (PUSH_DB === undefined || PUSH_QUEUE === undefined || readVapidKeys(env) === null) return;
-  const result = await dispatchDue({ ASSETS, PUSH_DB, PUSH_QUEUE: PUSH_QUEUE as Queue<PushQueueMessage> }, now);
-  if (result.enqueued + result.suppressed > 0) console.log('push dispatch', JSON.stringify(result));
+  try {
+    const result = await dispatchDue({ ASSETS, PUSH_DB, PUSH_QUEUE: PUSH_QUEUE as Queue<PushQueueMessage> }, now);
+    if (result.enqueued + result.suppressed > 0) console.log('push dispatch', JSON.stringify(result));
+  } catch (error) {
+    console.error(`push dispatch of ${now.toISOString()} failed; the next minute's run tries again:`, error);
+  }
 }
 
 export async function runPushQueue(batch: MessageBatch<PushQueueMessage>, env: WorkerPushBindings): Promise<void> {
