@@ -36,9 +36,18 @@ export async function answerEdgeRoute(
   return response;
 }
 
+/** Whether the request goes to a route that reads its body with a limit of its own (a push write, MCP). */
+function readsItsOwnBody(request: Request): boolean {
+  const match = matchRoute(new URL(request.url).pathname);
+  const route = match?.routes.find((entry) => (entry.methods as readonly string[]).includes(request.method));
+  if (route === undefined) return false;
+  return route.requestBody !== undefined || route.id === 'postMcp' || route.aliasOf === 'postMcp';
+}
+
 async function routeRequest(request: Request, env: EdgeBindings, now: Date): Promise<Response | undefined> {
-  // A body over a megabyte, on any path: no route takes one, and it is refused before a byte is read.
-  if (declaresTooLargeBody(request)) return contentTooLarge();
+  // A body over a megabyte: no route takes one, and it is refused before a byte is read, except where the route
+  // reads its own body and refuses a large one in its decided form (push: 400 invalid_request; MCP: JSON-RPC 413).
+  if (declaresTooLargeBody(request) && !readsItsOwnBody(request)) return contentTooLarge();
   const url = new URL(request.url);
   const { pathname } = url;
   // Odd paths first, for every path the worker sees (pages too): one 308 to the canonical path, or 404.

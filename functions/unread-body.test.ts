@@ -58,8 +58,10 @@ describe('a request body the edge refuses is still read to its end', () => {
     ['POST /api/push/subscriptions over 4 KiB', openApp, 'POST', PUSH, 'x'.repeat(70_000), json, 400],
     ['POST /api/push/subscriptions as text/plain', openApp, 'POST', PUSH, '{}', {}, 415],
     ['PUT /api/status', openApp, 'PUT', '/api/status', 'x'.repeat(8_000), json, 405],
-    // Over a megabyte: refused before a byte is parsed, on any path, and still read to its end (not cancelled).
+    // Over a megabyte: refused before a byte is parsed where no route reads it, in the route's decided form where
+    // one does (a push write's 400, MCP's JSON-RPC 413), and read to its end (not cancelled) either way.
     ['POST /mcp of 3 MiB', openApp, 'POST', '/mcp', 'x'.repeat(3 * 1024 * 1024), json, 413],
+    ['POST /api/push/subscriptions of 3 MiB', openApp, 'POST', PUSH, 'x'.repeat(3 * 1024 * 1024), json, 400],
     ['POST /api/status of 3 MiB', openApp, 'POST', '/api/status', 'x'.repeat(3 * 1024 * 1024), json, 413],
     ['POST / of 3 MiB', openApp, 'POST', '/', 'x'.repeat(3 * 1024 * 1024), json, 413],
   ])('%s', async (_, app, method, path, text, headers, status) => {

@@ -161,7 +161,7 @@ describe('the "Notify me" control', () => {
     const [first] = await Promise.all([writeTo(page, 'POST'), page.click('[data-notify-save]')]);
     expect(first.headers()['content-type']).toBe('application/json');
     expect(first.postDataJSON()).toEqual({
-      subscription: { endpoint: fake.endpoint, keys: { p256dh: fake.p256dh, auth: fake.auth } },
+      subscription: { endpoint: fake.endpoint, expirationTime: null, keys: { p256dh: fake.p256dh, auth: fake.auth } },
       providers: ['provider_b'],
       kinds: ['reset'],
       locale: 'zh',
@@ -180,7 +180,7 @@ describe('the "Notify me" control', () => {
     expect(await page.textContent('[data-notify-save]')).toBe(TRANSLATIONS.zh.notify.update);
     const [second] = await Promise.all([writeTo(page, 'POST'), page.click('[data-notify-save]')]);
     expect(second.postDataJSON()).toEqual({
-      subscription: { endpoint: fake.endpoint, keys: { p256dh: fake.p256dh, auth: fake.auth } },
+      subscription: { endpoint: fake.endpoint, expirationTime: null, keys: { p256dh: fake.p256dh, auth: fake.auth } },
       providers: ['provider_a', 'provider_b'],
       kinds: ['reset', 'boost'],
       locale: 'en',

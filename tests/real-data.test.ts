@@ -37,13 +37,19 @@ const realEvent = (fields: {
   verified: fields.verified ?? true,
 });
 
+/** `days` days before the run, at `time` UTC: a post in the past on any date, in the order written. */
+function daysAgo(days: number, time: string): string {
+  const day = new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+  return `${day}T${time}:00.000Z`;
+}
+
 /** A handful of events as a real deployment would keep them: real https hosts, no provider_c folder at all. */
 const REAL_EVENTS = [
   realEvent({
     id: '1856000000000000101',
     provider: 'provider_a',
     kind: 'reset',
-    announcedAt: '2026-08-04T16:20:00.000Z',
+    announcedAt: daysAgo(113, '16:20'),
     sourceUrl: 'https://x.com/provider_a/status/1856000000000000101',
     sourceAccount: 'provider_a',
     summary: 'We have reset usage limits for all plans.',
@@ -52,7 +58,7 @@ const REAL_EVENTS = [
     id: '1859000000000000202',
     provider: 'provider_a',
     kind: 'reset',
-    announcedAt: '2026-09-01T09:05:00.000Z',
+    announcedAt: daysAgo(85, '09:05'),
     sourceUrl: 'https://x.com/provider_a/status/1859000000000000202',
     sourceAccount: 'provider_a',
     summary: 'Limits are reset again after the outage.',
@@ -61,7 +67,7 @@ const REAL_EVENTS = [
     id: '1861000000000000303',
     provider: 'provider_a',
     kind: 'boost',
-    announcedAt: '2026-10-12T12:00:00.000Z',
+    announcedAt: daysAgo(44, '12:00'),
     sourceUrl: 'https://x.com/provider_a/status/1861000000000000303',
     sourceAccount: 'provider_a',
     summary: 'Pro limits doubled this weekend.',
@@ -71,7 +77,7 @@ const REAL_EVENTS = [
     id: '3m2xyzabc',
     provider: 'provider_b',
     kind: 'reset',
-    announcedAt: '2026-10-20T22:45:00.000Z',
+    announcedAt: daysAgo(35, '22:45'),
     sourceUrl: 'https://bsky.app/profile/provider-b.com/post/3m2xyzabc',
     sourceAccount: 'provider-b.com',
     summary: 'Weekly limits were reset for everyone.',
@@ -80,7 +86,7 @@ const REAL_EVENTS = [
     id: '3m3draft',
     provider: 'provider_b',
     kind: 'tease',
-    announcedAt: '2026-11-02T08:00:00.000Z',
+    announcedAt: daysAgo(23, '08:00'),
     sourceUrl: 'https://bsky.app/profile/provider-b.com/post/3m3draft',
     sourceAccount: 'provider-b.com',
     summary: 'Something about limits is coming.',

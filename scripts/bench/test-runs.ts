@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { projectRoot } from '../lib/tools.ts';
 
@@ -26,9 +27,14 @@ interface TestRun {
   cpuSeconds: number | null;
   passed: boolean;
   summary: string;
+  /** The names of the tests that failed, as Vitest lists them. */
+  failures: string[];
 }
 
-function npmTest(): Promise<TestRun> {
+/** Where each run's whole output is kept (git-ignored), to read a failure afterwards. */
+const LOG_FOLDER = path.join(projectRoot, 'test-artifacts/test-runs');
+
+function npmTest(log: string): Promise<TestRun> {
   return new Promise((resolve) => {
     const started = performance.now();
     const cpuBefore = busyCpuSeconds();
@@ -40,8 +46,11 @@ function npmTest(): Promise<TestRun> {
       const wallSeconds = (performance.now() - started) / 1000;
       const [before, after] = [await cpuBefore, await busyCpuSeconds()];
       const plain = stripVTControlCharacters(output);
+      await writeFile(log, plain);
       const summary = /Tests\s+(.+)/.exec(plain)?.[1]?.trim() ?? 'no test summary (see npm test)';
+      const failures = [...plain.matchAll(/^ FAIL +(.+)$/gm)].map((match) => match[1]!.trim());
       resolve({
+        failures: [...new Set(failures)],
         wallSeconds,
         cpuSeconds: before === null || after === null ? null : after - before,
         passed: code === 0,
@@ -53,14 +62,17 @@ function npmTest(): Promise<TestRun> {
 
 export async function testRunsSection(count: number): Promise<string> {
   const rows: string[] = [];
+  await mkdir(LOG_FOLDER, { recursive: true });
   for (let run = 1; run <= count; run += 1) {
     console.error(`npm test, run ${run} of ${count}…`);
-    const result = await npmTest();
+    const log = path.join(LOG_FOLDER, `run-${run}.log`);
+    const result = await npmTest(log);
     const cpu = result.cpuSeconds === null ? '–' : result.cpuSeconds.toFixed(0);
     rows.push(
       `| ${run} | ${result.wallSeconds.toFixed(1)} | ${cpu} | ${result.passed ? 'passed' : 'FAILED'} | ${result.summary} |`,
     );
     console.error(`  ${result.wallSeconds.toFixed(1)} s, ${result.passed ? 'passed' : 'failed'}: ${result.summary}`);
+    for (const failure of result.failures) console.error(`  failed: ${failure} (${path.relative(projectRoot, log)})`);
   }
   return [
     `### npm test, ${count} runs in a row`,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,12 +93,15 @@ export async function serveBuild({
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn', '--test-scheduled');
   args.push('--persist-to', persistTo, '--env-file', secretsFile);
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
-  return spawn(process.execPath, args, {
+  const server = spawn(process.execPath, args, {
     cwd: projectRoot,
     env: { ...process.env, ...quietToolEnv },
     stdio,
     detached: true,
   });
+  // The file lives as long as the server: secrets set in the environment get no lasting copy on disk.
+  server.on('exit', () => void rm(secretsFile, { force: true }));
+  return server;
 }
 
 /** The secrets as an env file (`NAME=value` lines) that only its owner can read, in the state folder. */
@@ -107,6 +110,7 @@ async function writeSecretsFile(persistTo: string, secrets: VapidSecrets): Promi
   const file = path.join(persistTo, 'secrets.env');
   const lines = Object.entries(secrets).map(([name, value]) => `${name}=${value}`);
   await writeFile(file, `${lines.join('\n')}\n`, { mode: 0o600 });
+  await chmod(file, 0o600); // `mode` applies only to a file writeFile creates
   return file;
 }
 

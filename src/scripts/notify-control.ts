@@ -107,9 +107,14 @@ export function enhanceNotifyControl(document: Document): void {
           subscription = null;
         }
         subscription ??= await ready.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey });
-        const { endpoint, keys } = subscription.toJSON();
+        // expirationTime too: the server sends nothing to a subscription past it (docs/push.md).
+        const { endpoint, expirationTime, keys } = subscription.toJSON();
         const response = await sendJson('POST', {
-          subscription: { endpoint, keys: { p256dh: keys?.['p256dh'], auth: keys?.['auth'] } },
+          subscription: {
+            endpoint,
+            expirationTime: expirationTime ?? null,
+            keys: { p256dh: keys?.['p256dh'], auth: keys?.['auth'] },
+          },
           ...choices,
         });
         if (!response.ok) return say(failure(response.status));

@@ -57,9 +57,15 @@ afterAll(() => {
   server.close();
 });
 
+/**
+ * The watcher's clock: the day after the fixture feeds' newest post (20 Nov 2026). The event tree beside it is made
+ * for the same clock, so the workspace is one moment whatever the date of the run.
+ */
+const WATCH_NOW = new Date('2026-11-21T12:00:00.000Z');
+
 async function workspace(feeds: Record<string, { account: string; feed: string }[]>) {
   const root = await mkdtemp(path.join(tmpdir(), 'departures-board-watch-'));
-  await copyServedEvents(path.join(root, 'content/events'));
+  await copyServedEvents(path.join(root, 'content/events'), WATCH_NOW);
   await writeFile(path.join(root, 'sources.json'), JSON.stringify(feeds));
   await writeFile(path.join(root, 'state.json'), '{"seen": {}}');
   return {
@@ -71,7 +77,7 @@ async function workspace(feeds: Record<string, { account: string; feed: string }
       stateFile: path.join(root, 'state.json'),
       timeoutMs: FEED_TIMEOUT_MS,
       maxBytes: 256 * 1024,
-      now: new Date('2026-11-21T12:00:00.000Z'),
+      now: WATCH_NOW,
     },
   };
 }
@@ -93,7 +99,7 @@ describe('npm run watch', () => {
         { account: 'providerc_status', feed: `${origin}/provider-c.json` },
       ],
     });
-    const before = await checkEventTree(options.eventsRoot);
+    const before = await checkEventTree(options.eventsRoot, WATCH_NOW);
 
     const report = await runWatch(options);
     expect(report.drafts.sort()).toEqual([
@@ -109,7 +115,7 @@ describe('npm run watch', () => {
       expect.stringMatching(new RegExp(`^provider_b ${origin}/huge is too large`)),
     ]);
 
-    const after = await checkEventTree(options.eventsRoot);
+    const after = await checkEventTree(options.eventsRoot, WATCH_NOW);
     expect(after.problems).toEqual([]);
     const added = after.events.filter((event) => !before.events.some((old) => old.id === event.id));
     expect(added.map((event) => [event.id, event.kind, event.verified, event.announcedAt]).sort()).toEqual([

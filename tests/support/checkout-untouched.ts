@@ -11,7 +11,9 @@ import { projectRoot } from '../../scripts/lib/tools.ts';
  * (docs/testing.md), so a server running from this checkout keeps answering, with the same data, during and after.
  *
  * A server of the user's own may write its D1 and rate-limiter databases meanwhile (a subscription, a request to
- * MCP): SQLite files are compared by name only, so that its use is not taken for the tests'.
+ * MCP), and bundles itself into .wrangler/tmp as it starts: those are compared by name only or left out, so that
+ * its use is not taken for the tests'. Starting a build of your own during the run (npm start, npm run build) does
+ * change dist/: the message says so.
  */
 
 const WATCHED = ['dist', '.astro', 'node_modules/.astro', '.wrangler'];
@@ -25,7 +27,13 @@ async function* files(folder: string): AsyncGenerator<string> {
   }
 }
 
+/**
+ * What a `npm start` or `npm run dev` of the user's own writes while it runs (its databases, its bundles in
+ * `.wrangler/tmp`, its secrets file): compared by name at most, so that its use is not taken for a test's.
+ */
 const writtenByAServer = (file: string) => /\.sqlite(-wal|-shm|-journal)?$/.test(file);
+const ignored = (relative: string) =>
+  relative.startsWith(`${path.join('.wrangler', 'tmp')}${path.sep}`) || path.basename(relative) === 'secrets.env';
 
 /** Each watched file, by its path in the checkout, with a digest of its content (or its name alone). */
 async function fingerprint(): Promise<Map<string, string>> {
@@ -33,6 +41,7 @@ async function fingerprint(): Promise<Map<string, string>> {
   for (const folder of WATCHED) {
     for await (const file of files(path.join(projectRoot, folder))) {
       const relative = path.relative(projectRoot, file);
+      if (ignored(relative)) continue;
       if (writtenByAServer(file)) {
         prints.set(relative, 'a database');
         continue;
@@ -62,7 +71,7 @@ export default async function setup() {
     const shown = found.slice(0, 20).join('\n  ');
     const more = found.length > 20 ? `\n  … and ${found.length - 20} more` : '';
     throw new Error(
-      `The tests changed the checkout's own build or local state (a npm start serving it would break):\n  ${shown}${more}\nA test builds, serves and keeps state in folders of its own (docs/testing.md).`,
+      `The checkout's own build or local state changed during the test run (a npm start serving it would break):\n  ${shown}${more}\nA test builds, serves and keeps state in folders of its own (docs/testing.md); if you built or ran a command of your own in this checkout meanwhile, that was it.`,
     );
   };
 }

@@ -4,7 +4,7 @@ import { startServer, type RunningServer } from '../../scripts/lib/local-server.
 
 /**
  * The two ways a served test file reaches workerd (docs/testing.md, "Three depths"):
- * - `sharedSite()`: the one build and server of the whole run (served-build.ts), for files that only read, or
+ * - `inject('baseUrl')`: the one build and server of the whole run (served-build.ts), for files that only read, or
  *   write what no other file reads (their own client address for the rate limiter, their own keys). Free.
  * - `ownServer()`: a server of the file's own over the same build, with a state folder of its own (KV, D1,
  *   rate-limiter counters start empty), for files whose assertions depend on that state. About three seconds
@@ -12,8 +12,6 @@ import { startServer, type RunningServer } from '../../scripts/lib/local-server.
  * Neither builds: a file that needs other content than the served fixture builds a copy of the project
  * (scripts/lib/project-copy.ts), and pays for it.
  */
-
-export const sharedSite = (): { baseUrl: string } => ({ baseUrl: inject('baseUrl') });
 
 /** Starts the file's own server in `beforeAll` and stops it in `afterAll`; call the returned function in tests. */
 export function ownServer(): () => RunningServer {

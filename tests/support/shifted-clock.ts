@@ -11,7 +11,7 @@
 const SHIFT = Symbol.for('departures-board.clock-shift-ms');
 const state = globalThis as { [SHIFT]?: { offset: number } };
 
-// Read for every file: a worker may run files of projects at different clocks one after the other.
+// Read for every file, so that the offset always is the one of the file's own project.
 const offset = Number(process.env.TEST_CLOCK_SHIFT_DAYS ?? 0) * 86_400_000;
 if (state[SHIFT] === undefined && offset !== 0) {
   const shift = { offset };

@@ -48,13 +48,6 @@ describe('the route table', () => {
     const jsonc = readFileSync('wrangler.jsonc', 'utf8').replace(/^\s*\/\/.*$/gm, '');
     const config = JSON.parse(jsonc) as { assets: { run_worker_first: string[] } };
     expect([...config.assets.run_worker_first].sort()).toEqual(workerFirstPatterns());
-    // Every edge path is covered by one of the patterns (a pattern's `*` stands for the rest of the path).
-    const covered = (path: string) =>
-      workerFirstPatterns().some((pattern) =>
-        pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern,
-      );
-    for (const route of ROUTES.filter((candidate) => candidate.served === 'edge'))
-      expect(covered(concrete(route.path)), route.path).toBe(true);
   });
 
   it('gives each route its OpenAPI path, with an operation per method and every status it can answer', () => {

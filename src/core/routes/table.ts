@@ -31,8 +31,8 @@ import type { RouteSpec } from './route.ts';
 /**
  * Every endpoint of the service, once. To add one: an entry here, its handler in functions/handlers.ts (edge
  * routes) or its page in src/pages (static ones), and its title in each locale's `endpoints` (src/core/i18n).
- * The worker already runs first for every path but Astro's hashed files (`assets.run_worker_first`, from
- * `workerFirstPatterns()` in match.ts), so a new route needs nothing in wrangler.jsonc.
+ * The worker already runs first for every path (`assets.run_worker_first`, from `workerFirstPatterns()` in
+ * match.ts), so a new route needs nothing in wrangler.jsonc.
  */
 
 const provider = { provider: ProviderSchema };
