@@ -44,11 +44,14 @@ class LongestFirst extends BaseSequencer {
  */
 const CLOCK_SHIFTS_DAYS = [0, -150, 150];
 /**
- * Run at the real clock only: the fuzzers (random input, their assertions hold at any clock: no 500, no crash) and
- * the file that reads the report through workerd, whose clock a process of Node cannot move (it hands workerd the
- * test's clock instead). Together two fifths of the project's time.
+ * Run at the real clock only: the fuzzers (random input, their assertions hold at any clock: no 500, no crash), the
+ * file that reads the report through workerd (it hands workerd the test's clock instead), and the push files below.
  */
 const REAL_CLOCK_ONLY = [
+  // The push files with a real local D1: they hand the code under test its clock (or only store the time), and their
+  // database runs in workerd, whose clock the shift does not move; the D1 start is most of their cost.
+  'src/server/push/delivery.test.ts',
+  'functions/api/push-store.test.ts',
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',
   'src/core/content/validate-event-files.fuzz.test.ts',
