@@ -69,7 +69,7 @@ const coreAt = (days: number) => ({
     // (that import was four fifths of the project's time). A test must not depend on another's state.
     isolate: false,
     env: { TEST_CLOCK_SHIFT_DAYS: String(days) },
-    setupFiles: ['tests/support/shifted-clock.ts'],
+    setupFiles: ['tests/support/shifted-clock.ts', 'tests/support/fresh-isolate.ts'],
   },
 });
 

@@ -47,7 +47,8 @@ function npmTest(log: string): Promise<TestRun> {
       const [before, after] = [await cpuBefore, await busyCpuSeconds()];
       const plain = stripVTControlCharacters(output);
       await writeFile(log, plain);
-      const summary = /Tests\s+(.+)/.exec(plain)?.[1]?.trim() ?? 'no test summary (see npm test)';
+      // Vitest's closing line `      Tests  2 failed | 3 passed (5)`, not the `Failed Tests 2` heading before it.
+      const summary = [...plain.matchAll(/^\s+Tests\s+(\d.+)$/gm)].at(-1)?.[1]?.trim() ?? 'no test summary';
       const failures = [...plain.matchAll(/^ FAIL +(.+)$/gm)].map((match) => match[1]!.trim());
       resolve({
         failures: [...new Set(failures)],

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { stamped } from '../core/build-stamp.ts';
 import { buildEdgeDataset } from '../core/dataset.ts';
 import { makeEvent, NOW } from '../core/test-events.ts';
@@ -14,7 +14,8 @@ const good = () => stamped(buildEdgeDataset([makeEvent({ provider: 'provider_a' 
 const serving = (body: unknown) => ({ fetch: async () => Response.json(body) });
 const ORIGIN = 'https://board.example';
 
-afterEach(forgetLoadedData);
+// Each test reads as a fresh isolate: what an earlier test or file loaded would be answered from the cache.
+beforeEach(forgetLoadedData);
 
 describe('loadEdgeDataset and a stamped file of the wrong shape', () => {
   it.each([

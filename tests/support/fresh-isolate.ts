@@ -1,0 +1,9 @@
+import { forgetLoadedData } from '../../src/server/data-source.ts';
+
+/**
+ * A setup file of the in-process projects: every file starts as a fresh isolate does, with no data file loaded.
+ * The files share one module graph per worker (`isolate: false`), and the loader keeps what it read per path;
+ * a file that read `/data/board.json` last would otherwise hand its data set to the next file in that worker (a
+ * test of a broken data file then read the previous file's good one, in one run of three).
+ */
+forgetLoadedData();
