@@ -4,12 +4,19 @@ import { BUILT_WORKER_CONFIG } from './local-server.ts';
 
 const WRANGLER = path.resolve(import.meta.dirname, '../../node_modules/wrangler/bin/wrangler.js');
 
-/** What `wrangler deploy` would upload for the last build, as wrangler itself measures it. */
-export function measureWorkerBundle(outdir: string): { rawKiB: number; gzipKiB: number } {
+/**
+ * What `wrangler deploy` would upload for a build (the checkout's last one by default), as wrangler itself measures
+ * it; run in that build's project folder, so that wrangler's own files land there.
+ */
+export function measureWorkerBundle(
+  outdir: string,
+  workerConfig: string = BUILT_WORKER_CONFIG,
+): { rawKiB: number; gzipKiB: number } {
   const run = spawnSync(
     process.execPath,
-    [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--config', BUILT_WORKER_CONFIG],
+    [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--config', workerConfig],
     {
+      cwd: path.dirname(path.dirname(path.dirname(workerConfig))),
       encoding: 'utf8',
       env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
     },
