@@ -17,7 +17,7 @@ import type { Event } from '../core/schemas.ts';
  */
 
 /** Variables that would point git at another repository than the one around the event tree (set in hooks). */
-const REPOSITORY_LOCATING_VARIABLES = [
+export const REPOSITORY_LOCATING_VARIABLES = [
   'GIT_DIR',
   'GIT_WORK_TREE',
   'GIT_COMMON_DIR',

@@ -18,13 +18,10 @@ import { projectRoot } from '../../scripts/lib/tools.ts';
 
 const WATCHED = ['dist', '.astro', 'node_modules/.astro', '.wrangler'];
 
-async function* files(folder: string): AsyncGenerator<string> {
-  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    const full = path.join(folder, entry.name);
-    if (entry.isDirectory()) yield* files(full);
-    else yield full;
-  }
+/** Every file below `folder` (none when it does not exist). */
+async function files(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((entry) => !entry.isDirectory()).map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 /**
@@ -39,7 +36,7 @@ const ignored = (relative: string) =>
 async function fingerprint(): Promise<Map<string, string>> {
   const prints = new Map<string, string>();
   for (const folder of WATCHED) {
-    for await (const file of files(path.join(projectRoot, folder))) {
+    for (const file of await files(path.join(projectRoot, folder))) {
       const relative = path.relative(projectRoot, file);
       if (ignored(relative)) continue;
       if (writtenByAServer(file)) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../scripts/lib/tools.ts';
 import type { Event } from '../../src/core/schemas.ts';
+import { REPOSITORY_LOCATING_VARIABLES } from '../../src/node/provenance.ts';
 
 /**
  * The event tree the served tests build and serve, made from a template relative to the run's clock, so that
@@ -42,8 +43,7 @@ async function templateEvents(): Promise<{ file: string; event: Event }[]> {
 
 function git(repository: string, args: string[], date?: string): void {
   const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: 'C' };
-  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY'])
-    delete env[name];
+  for (const name of REPOSITORY_LOCATING_VARIABLES) delete env[name];
   Object.assign(env, { GIT_AUTHOR_NAME: 'Fixture', GIT_AUTHOR_EMAIL: 'fixture@departures-board.invalid' });
   Object.assign(env, { GIT_COMMITTER_NAME: 'Fixture', GIT_COMMITTER_EMAIL: 'fixture@departures-board.invalid' });
   if (date) Object.assign(env, { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
