@@ -9,8 +9,8 @@ import { BADGE_SECURITY_HEADERS } from '../../src/server/http/security-headers.t
 async function badgeFor(context: EdgeContext, name: string | undefined) {
   const provider = ProviderSchema.safeParse(name);
   if (!provider.success) return undefined;
-  const { providers } = await context.dataset();
-  return badgeContent(statusFromSummary(providers[provider.data].summary, context.now));
+  const summaries = await context.summaries();
+  return badgeContent(statusFromSummary(summaries[provider.data], context.now));
 }
 
 /** GET /badge/<provider>.svg: an embeddable badge. */

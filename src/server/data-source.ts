@@ -1,5 +1,12 @@
 import { carriesStamp } from '../core/build-stamp.ts';
-import { EDGE_DATASET_PATH, hasEdgeDatasetFrame, type EdgeDataset } from '../core/dataset.ts';
+import {
+  EDGE_DATASET_PATH,
+  EDGE_SUMMARIES_PATH,
+  hasEdgeDatasetFrame,
+  hasEdgeSummariesFrame,
+  type EdgeDataset,
+  type EdgeSummaries,
+} from '../core/dataset.ts';
 import { recordShardPath, type RecordShard } from '../core/event-records.ts';
 import { providerPagePath, type ProviderPageData } from '../core/provider-page.ts';
 import type { Provider } from '../core/vocabulary.ts';
@@ -64,6 +71,10 @@ function loadOnce<T>(
 
 /** Forgets every loaded file: what a fresh isolate starts from (the CPU benchmark's cold start). */
 export const forgetLoadedData = (): void => loaded.clear();
+
+/** Every provider's summary: all that the status, the forecast and the badges read (about 15 KiB). */
+export const loadEdgeSummaries = async (assets: AssetFetcher, origin: string): Promise<EdgeSummaries> =>
+  (await loadOnce<{ summaries: EdgeSummaries }>(assets, origin, EDGE_SUMMARIES_PATH, hasEdgeSummariesFrame)).summaries;
 
 /** The edge data set: summaries and newest events per provider (its size does not grow with the history). */
 export const loadEdgeDataset = (assets: AssetFetcher, origin: string): Promise<EdgeDataset> =>
