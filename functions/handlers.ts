@@ -9,7 +9,6 @@ import { handleMarkdown } from './api/markdown.ts';
 import { handleSources } from './api/sources.ts';
 import { handleProviderStatus, handleStatus } from './api/status.ts';
 import { handleTimeline, handleTimelineCsv } from './api/timeline.ts';
-import { handleMcp } from './mcp/handler.ts';
 import { handlePushKey, handleSubscribe, handleUnsubscribe } from './api/push.ts';
 
 /** A route's handler: called only with a method the route table allows (HEAD as GET). */
@@ -17,6 +16,14 @@ export type RouteHandler = (
   context: EdgeContext,
   params: Readonly<Record<string, string>>,
 ) => Promise<Response> | Response;
+
+/**
+ * MCP's handler and the SDK under it, loaded by the first MCP request of an isolate: they are a fifth of the
+ * worker's code, and the isolate's start (module evaluation, before any request) spent about 13 ms parsing and
+ * running them for every isolate, most of which never answer MCP (docs/performance.md).
+ */
+const handleMcp: RouteHandler = async (context, params) =>
+  (await import('./mcp/handler.ts')).handleMcp(context, params);
 
 /** One handler per edge route of the table; the type refuses a missing or an unknown one. */
 export const HANDLERS = {

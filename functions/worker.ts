@@ -1,4 +1,3 @@
-import { handle } from '@astrojs/cloudflare/handler';
 import { withCommonHeaders } from '../src/server/http/cors.ts';
 import { readRestOfBody } from '../src/server/http/request.ts';
 import type { PushQueueMessage } from '../src/server/push/messages.ts';
@@ -26,9 +25,15 @@ export default {
   },
 } satisfies ExportedHandler<Env, PushQueueMessage>;
 
+/**
+ * Astro's handler and its runtime, loaded by the first request for a page: a third of the worker's code, which
+ * an isolate that answers only the API never runs (docs/performance.md, "Module evaluation").
+ */
+const astroHandler = () => import('@astrojs/cloudflare/handler').then((module) => module.handle);
+
 /** Astro's answer, then what it left of the request's body read, as after an edge route's (functions/app.ts). */
 async function answerWithAstro(request: Request, env: Env, context: ExecutionContext): Promise<Response> {
-  const response = await handle(request, env, context);
+  const response = await (await astroHandler())(request, env, context);
   await readRestOfBody(request);
   return response;
 }
@@ -41,7 +46,8 @@ async function answerWithAstro(request: Request, env: Env, context: ExecutionCon
 function edgeBindings(env: Env, context: ExecutionContext): Env {
   if (!import.meta.env.DEV) return env;
   const astroAssets = {
-    fetch: (input: RequestInfo | URL, init?: RequestInit) => handle(new Request(input, init), env, context),
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) =>
+      (await astroHandler())(new Request(input, init), env, context),
   };
   return { ...env, ASSETS: astroAssets as unknown as Fetcher };
 }
