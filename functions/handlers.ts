@@ -22,8 +22,7 @@ export type RouteHandler = (
  * worker's code, and the isolate's start (module evaluation, before any request) spent about 13 ms parsing and
  * running them for every isolate, most of which never answer MCP (docs/performance.md).
  */
-const handleMcp: RouteHandler = async (context, params) =>
-  (await import('./mcp/handler.ts')).handleMcp(context, params);
+const handleMcp: RouteHandler = async (context) => (await import('./mcp/handler.ts')).handleMcp(context);
 
 /** One handler per edge route of the table; the type refuses a missing or an unknown one. */
 export const HANDLERS = {
