@@ -19,8 +19,10 @@ import { summarizeProfile, type CpuProfile } from './cpu-profile.ts';
 
 // Only the bundle's `cloudflare:workers` import is Workers-specific. Its `env` is the bindings this benchmark
 // gives the worker (the handlers receive them as `env` anyway; the on-demand pages read them from the module).
-const WORKERS_MODULE =
-  'export const env = globalThis.__benchWorkerEnv ?? {}; export const waitUntil = () => {}; export default {};';
+const WORKERS_MODULE = [
+  'export const env = globalThis.__benchWorkerEnv ?? {};',
+  'export const waitUntil = () => {}; export default {};',
+].join(' ');
 registerHooks({
   resolve: (specifier, context, next) =>
     specifier.startsWith('cloudflare:')
