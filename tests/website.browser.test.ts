@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deriveBoard } from '../src/core/board.ts';
 import { forecastFromHistory } from '../src/core/forecast/rule.ts';
 import { forecastSentence } from '../src/core/forecast/words.ts';
-import { FORECAST_PAGE_WORDS } from '../src/core/i18n/forecast-page.ts';
 import { TRANSLATIONS } from '../src/core/i18n/index.ts';
 import type { PublishedEvents } from '../src/core/dataset.ts';
 import { publishedFromContent } from './support/published.ts';
@@ -269,7 +268,7 @@ describe('the forecast', () => {
     async (path) => {
       const provider = PROVIDERS.find((candidate) => path.endsWith(candidate))!;
       const locale = path.startsWith('/zh') ? 'zh' : 'en';
-      const words = FORECAST_PAGE_WORDS[locale];
+      const words = TRANSLATIONS[locale].forecastPage;
       const { page } = await open(path, { width: 320 });
       const forecast = forecastFromHistory(provider, dataset.events, new Date());
       const chance = page.locator('figure[data-chart="chance-by-day"]');

@@ -1,5 +1,6 @@
 import type { IcsQuery } from '../api/query.ts';
-import { PROVIDER_LABELS, type Provider } from '../enums.ts';
+import type { Provider } from '../enums.ts';
+import { PROVIDER_LABELS } from '../i18n/labels.ts';
 import { TRANSLATIONS } from '../i18n/index.ts';
 import { SERVICE_MACHINE_NAME, SERVICE_NAME } from '../site.ts';
 import { publishedCalendar, serializeCalendar, utcBasic, type IcalComponent } from './ical/serialize.ts';

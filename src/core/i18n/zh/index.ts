@@ -1,15 +1,18 @@
-import type { ProviderStatus } from '../schemas.ts';
-import type { Translations } from './en.ts';
-import { MEDIAN_BASIS_RESETS, MIN_FORECAST_GAPS } from '../cadence.ts';
-import type { Forecast } from '../forecast/schemas.ts';
-import { SERVICE_NAME } from '../site.ts';
-import { OVERDUE_FACTOR } from '../status-word.ts';
-import { days, percent, utcMinute, weekdayMinute, wholeDuration } from './format.ts';
+import type { ProviderStatus } from '../../schemas.ts';
+import type { Translations } from '../en/index.ts';
+import { MEDIAN_BASIS_RESETS, MIN_FORECAST_GAPS } from '../../cadence.ts';
+import type { Forecast } from '../../forecast/schemas.ts';
+import { SERVICE_NAME } from '../../site.ts';
+import { OVERDUE_FACTOR } from '../../status-word.ts';
+import { wholeDuration } from '../../time-format.ts';
+import { percent, utcMinute } from '../format.ts';
+import { forecastPage } from './forecast-page.ts';
+import { days, weekdayMinute } from './format.ts';
 
 /** Chinese text puts a space between characters and digits ("检查于 4 分钟前"), none before "刚刚". */
 const spaceBeforeDigits = (text: string): string => (/^\d/.test(text) ? ` ${text}` : text);
 
-/** Every user-facing word of the service in Chinese, in the shape of en.ts. */
+/** Every user-facing word of the service in Chinese, in the shape of the English (`Translations`). */
 export const zh: Translations = {
   sampleDataNotice: '示例数据：本站的所有公告都是虚构的，只用于演示看板如何运作，没有一条是真实的公告。',
   providers: { provider_a: '供应商 A', provider_b: '供应商 B', provider_c: '供应商 C' },
@@ -67,8 +70,8 @@ export const zh: Translations = {
           : `暂无预测：仅记录了 ${f.sampleSize} 次重置间隔（至少需要 ${MIN_FORECAST_GAPS} 次）。`,
       beyond_history: (f: Forecast) =>
         `暂无预测：距上次重置已过 ${(f.elapsedDays ?? 0).toFixed(1)} 天，已达到或超过最近 ${f.sampleSize} 次间隔中的每一次。`,
-      announced: (f: Forecast) => `已宣布于 ${weekdayMinute(f.announcedFor, 'zh')} 重置。`,
-      teased: (f: Forecast) => `预告于 ${weekdayMinute(f.announcedFor, 'zh')} 重置，尚未确认。`,
+      announced: (f: Forecast) => `已宣布于 ${weekdayMinute(f.announcedFor)} 重置。`,
+      teased: (f: Forecast) => `预告于 ${weekdayMinute(f.announcedFor)} 重置，尚未确认。`,
       no_data: (_: Forecast) => '暂无数据。',
     },
     note: '这是过去重置间隔的规律，不是供应商的计划：在持续到目前时长的近期等待中，于之后一天或一周内结束的比例。',
@@ -82,7 +85,7 @@ export const zh: Translations = {
     lastReset: (at: string, ago: string) => `上次重置：${at}（${ago}前）`,
     estimate: (row: ProviderStatus, nowMs: number) => {
       if (row.nextEstimate === null) return '下次重置：暂无估计（重置次数太少，无法计算节奏）';
-      const basis = `上次重置时间加上最近间隔的中位数 ${days(row.stats.medianIntervalDays!, 'zh')}；这只是根据节奏的估计，并非供应商的时间表`;
+      const basis = `上次重置时间加上最近间隔的中位数 ${days(row.stats.medianIntervalDays!)}；这只是根据节奏的估计，并非供应商的时间表`;
       return Date.parse(row.nextEstimate) <= nowMs
         ? `下次重置：按节奏估计随时可能发生（估计时间 ${utcMinute(row.nextEstimate)} 已过；${basis}）`
         : `下次重置（节奏估计）：约 ${utcMinute(row.nextEstimate)}（${basis}）`;
@@ -209,7 +212,7 @@ export const zh: Translations = {
       longestWaitDays: '最长等待',
       firstRecordedAt: '首次记录',
     },
-    days: (value: number) => `${value.toFixed(1)} 天`,
+    days,
     historyHeading: '历史',
     historyTruncated: (shown: number, total: number) =>
       `此处显示 ${total} 条公告中最新的 ${shown} 条；全部公告见数据文件：`,
@@ -305,4 +308,8 @@ export const zh: Translations = {
     inEffectSince: (time: string) => `自 ${time} 起生效。`,
     separator: '',
   },
+  /** The provider page's forecast section (src/components/ForecastSection.astro and its charts). */
+  forecastPage,
+  /** This locale's forms of numbers and dates. */
+  formats: { days, weekdayMinute },
 };

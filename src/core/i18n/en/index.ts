@@ -1,13 +1,17 @@
-import type { ProviderStatus } from '../schemas.ts';
-import { MEDIAN_BASIS_RESETS, MIN_FORECAST_GAPS } from '../cadence.ts';
-import type { Forecast } from '../forecast/schemas.ts';
-import { SERVICE_NAME } from '../site.ts';
-import { OVERDUE_FACTOR } from '../status-word.ts';
-import { days, percent, utcMinute, weekdayMinute, wholeDuration } from './format.ts';
+import type { ProviderStatus } from '../../schemas.ts';
+import { MEDIAN_BASIS_RESETS, MIN_FORECAST_GAPS } from '../../cadence.ts';
+import type { Forecast } from '../../forecast/schemas.ts';
+import { SERVICE_NAME } from '../../site.ts';
+import { OVERDUE_FACTOR } from '../../status-word.ts';
+import { wholeDuration } from '../../time-format.ts';
+import { percent, utcMinute } from '../format.ts';
+import { forecastPage } from './forecast-page.ts';
+import { days, weekdayMinute } from './format.ts';
 
 /**
- * Every user-facing word of the service in English: labels, pages, Markdown, calendars, the tracker and the
- * endpoint listings. zh.ts has the same shape (the type says so); a new word is added to both.
+ * Every user-facing word of the service in English: labels, pages, Markdown, calendars, the tracker, the
+ * endpoint listings and notifications. English is the reference: `Translations` is its shape, every other locale
+ * (zh/index.ts) is typed with it, so a word added here and missing there is a type error.
  */
 export const en = {
   sampleDataNotice:
@@ -68,8 +72,8 @@ export const en = {
           : `No forecast yet: only ${f.sampleSize} ${f.sampleSize === 1 ? 'gap' : 'gaps'} between resets recorded (${MIN_FORECAST_GAPS} needed).`,
       beyond_history: (f: Forecast) =>
         `No forecast: the ${(f.elapsedDays ?? 0).toFixed(1)} days since the last reset match or pass every one of the last ${f.sampleSize} gaps on record.`,
-      announced: (f: Forecast) => `A reset is announced for ${weekdayMinute(f.announcedFor, 'en')}.`,
-      teased: (f: Forecast) => `A reset is teased for ${weekdayMinute(f.announcedFor, 'en')}, not confirmed.`,
+      announced: (f: Forecast) => `A reset is announced for ${weekdayMinute(f.announcedFor)}.`,
+      teased: (f: Forecast) => `A reset is teased for ${weekdayMinute(f.announcedFor)}, not confirmed.`,
       no_data: (_: Forecast) => 'No data yet.',
     },
     note: 'A pattern in the past gaps between resets, not a vendor plan: of the recent waits that lasted as long as this one, the share that ended within the next day or week.',
@@ -83,7 +87,7 @@ export const en = {
     lastReset: (at: string, ago: string) => `last reset ${at} (${ago} ago)`,
     estimate: (row: ProviderStatus, nowMs: number) => {
       if (row.nextEstimate === null) return 'next reset: no estimate yet (too few resets to measure a cadence)';
-      const basis = `last reset + median gap of ${days(row.stats.medianIntervalDays!, 'en')}; a cadence estimate, not a vendor schedule`;
+      const basis = `last reset + median gap of ${days(row.stats.medianIntervalDays!)}; a cadence estimate, not a vendor schedule`;
       return Date.parse(row.nextEstimate) <= nowMs
         ? `next reset: any time now by the cadence estimate (${utcMinute(row.nextEstimate)} has passed; ${basis})`
         : `next reset, cadence estimate: around ${utcMinute(row.nextEstimate)} (${basis})`;
@@ -214,7 +218,7 @@ export const en = {
       longestWaitDays: 'Longest wait',
       firstRecordedAt: 'First recorded',
     },
-    days: (value: number) => `${value.toFixed(1)} days`,
+    days,
     historyHeading: 'History',
     historyTruncated: (shown: number, total: number) =>
       `The newest ${shown.toLocaleString('en')} of ${total.toLocaleString('en')} announcements; every one is in the data files:`,
@@ -314,6 +318,11 @@ export const en = {
     inEffectSince: (time: string) => `In effect since ${time}.`,
     separator: ' ',
   },
+  /** The provider page's forecast section (src/components/ForecastSection.astro and its charts). */
+  forecastPage,
+  /** This locale's forms of numbers and dates. */
+  formats: { days, weekdayMinute },
 };
 
+/** The shape of every locale's words (src/core/i18n/<locale>/index.ts). */
 export type Translations = typeof en;
