@@ -1,12 +1,13 @@
 import { MIN_FORECAST_GAPS } from '../../cadence.ts';
+import { CHANCE_BY_DAY_DAYS } from '../../forecast/schemas.ts';
 import { utcDay } from '../../time-format.ts';
 
 /** The forecast section of a provider page (its sentences on the board are `forecast` in index.ts). */
 export const forecastPage = {
   heading: 'Chance of a reset',
-  byDayTitle: 'Chance of a reset within each of the next 14 days',
+  byDayTitle: `Chance of a reset within each of the next ${CHANCE_BY_DAY_DAYS} days`,
   byDayDescription: (first: string, last: string) =>
-    `From ${first} within 1 day to ${last} within 14 days, from the past gaps longer than the current wait.`,
+    `From ${first} within 1 day to ${last} within ${CHANCE_BY_DAY_DAYS} days, from the past gaps longer than the current wait.`,
   withinColumn: 'Within',
   chanceColumn: 'Chance',
   withinDays: (day: number) => (day === 1 ? '1 day' : `${day} days`),
@@ -14,8 +15,7 @@ export const forecastPage = {
   likelyWindow: (from: string, to: string) =>
     `Likely window: ${from} to ${to} (the middle half of the past gaps longer than this wait).`,
   trackHeading: 'How the forecast has held',
-  trackIntro:
-    'Every 24 hours since the sixth reset, the rule was run again on what was known at that moment, and each chance was scored against what then happened. The Brier score is the mean squared error of the chances (0 is perfect, lower is better). The base rate says the same chance every day: the share of days that a reset followed. A forecast worth reading scores lower than the base rate.',
+  trackIntro: `Every 24 hours since ${MIN_FORECAST_GAPS} gaps between resets first existed, the rule was run again on what was known at that moment, and each chance was scored against what then happened. The Brier score is the mean squared error of the chances (0 is perfect, lower is better). The base rate says the same chance every day: the share of days that a reset followed. A forecast worth reading scores lower than the base rate.`,
   trackEmpty: `Not enough history yet: the record starts once ${MIN_FORECAST_GAPS} gaps between resets exist.`,
   trackSince: (firstIso: string, checkpoints: number) =>
     `Since ${utcDay(firstIso)}: ${checkpoints.toLocaleString('en')} daily checks.`,

@@ -16,3 +16,7 @@ export function weekdayMinute(iso: string | null): string {
   const clock = time.toISOString().slice(11, 16);
   return `${WEEKDAYS[time.getUTCDay()]} ${time.getUTCDate()} ${MONTHS[time.getUTCMonth()]} ${clock} UTC`;
 }
+
+/** `1, 3 and 7`. */
+export const andList = (values: readonly (number | string)[]): string =>
+  values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} and ${values.at(-1)}`;

@@ -2,11 +2,17 @@ import type { ProviderStatus } from '../../schemas.ts';
 import { MEDIAN_BASIS_RESETS, MIN_FORECAST_GAPS } from '../../cadence.ts';
 import type { Forecast } from '../../forecast/schemas.ts';
 import { SERVICE_NAME } from '../../site.ts';
+import { TIMELINE_LIMIT } from '../../api/query.ts';
+import { FORECAST_HORIZONS } from '../../forecast/schemas.ts';
+import { FEED_ITEM_LIMIT } from '../../render/feed-formats.ts';
 import { OVERDUE_FACTOR } from '../../status-word.ts';
+import { REMINDER_MINUTES_BEFORE } from '../../tracker/window-link.ts';
 import { wholeDuration } from '../../time-format.ts';
 import { percent, utcMinute } from '../format.ts';
 import { forecastPage } from './forecast-page.ts';
-import { days, weekdayMinute } from './format.ts';
+import { andList, days, weekdayMinute } from './format.ts';
+
+const HORIZON_DAYS = andList(Object.values(FORECAST_HORIZONS));
 
 /**
  * Every user-facing word of the service in English: labels, pages, Markdown, calendars, the tracker, the
@@ -46,7 +52,7 @@ export const en = {
     getHistoryIndex: 'The whole history, one file per provider and year',
     getEvent: 'One event with its provenance: recorded, verified, commits (JSON)',
     getSources: 'How current the board is: the watched sources at the last check (JSON)',
-    getForecast: 'Chance of a reset within 1, 3 and 7 days (JSON)',
+    getForecast: `Chance of a reset within ${HORIZON_DAYS} days (JSON)`,
     getForecastTrackRecord: 'How the forecast has held: Brier scores and reliability (JSON)',
   },
   /** The board's one line about its sources (src/core/sources.ts `sourceHealthLine`). */
@@ -122,13 +128,13 @@ export const en = {
     notASchedule: 'A reminder built from your own reset time: not a vendor schedule and not an announcement.',
     timeZone: (tz: string) => `Time zone: ${tz}.`,
     alarm: {
-      resetAt: (provider: string) => `${provider} 5-hour window resets in 5 minutes`,
-      weeklyAt: (provider: string) => `${provider} weekly window resets in 5 minutes`,
+      resetAt: (provider: string) => `${provider} 5-hour window resets in ${REMINDER_MINUTES_BEFORE} minutes`,
+      weeklyAt: (provider: string) => `${provider} weekly window resets in ${REMINDER_MINUTES_BEFORE} minutes`,
     },
   },
   tracker: {
     title: 'Window tracker',
-    intro: 'Enter when your own usage windows reset, and get a calendar with a reminder 5 minutes before each.',
+    intro: `Enter when your own usage windows reset, and get a calendar with a reminder ${REMINDER_MINUTES_BEFORE} minutes before each.`,
     provider: 'Provider',
     reset: '5-hour window resets at',
     weekly: 'Weekly window resets at',
@@ -270,13 +276,13 @@ export const en = {
       examples: {
         status: 'The board: status, last reset, estimate and statistics per provider',
         providerStatus: 'One provider; an unknown one is 404 invalid_provider',
-        timeline: 'Announcements, newest first; provider, limit (1–500, default 200), format (json, csv)',
+        timeline: `Announcements, newest first; provider, limit (${TIMELINE_LIMIT.min}–${TIMELINE_LIMIT.max}, default ${TIMELINE_LIMIT.default}), format (json, csv)`,
         timelineCsv: 'RFC 4180 CSV',
-        feed: 'RSS 2.0, the latest 100',
+        feed: `RSS 2.0, the latest ${FEED_ITEM_LIMIT}`,
         calendar: 'A calendar of announcements and estimates to subscribe to',
         windowCalendar: 'Reminders for your own windows (see the window tracker)',
         markdown: 'The board as Markdown',
-        forecast: 'Chance of a reset within 1, 3 and 7 days per provider: a pattern in past gaps, not a vendor plan',
+        forecast: `Chance of a reset within ${HORIZON_DAYS} days per provider: a pattern in past gaps, not a vendor plan`,
       },
       mcpServer: 'The MCP server: ',
       mcpTools: (tools: string) => ` (JSON-RPC 2.0 over POST; tools ${tools}). Server card: `,

@@ -1,13 +1,14 @@
 import { MIN_FORECAST_GAPS } from '../../cadence.ts';
+import { CHANCE_BY_DAY_DAYS } from '../../forecast/schemas.ts';
 import type { Translations } from '../en/index.ts';
 import { chineseDay } from './format.ts';
 
 /** The forecast section of a provider page in Chinese, in the shape of the English. */
 export const forecastPage: Translations['forecastPage'] = {
   heading: '重置的可能性',
-  byDayTitle: '未来 14 天内每一天之前重置的可能性',
+  byDayTitle: `未来 ${CHANCE_BY_DAY_DAYS} 天内每一天之前重置的可能性`,
   byDayDescription: (first: string, last: string) =>
-    `1 天内为 ${first}，14 天内为 ${last}；依据比当前等待更长的过去间隔。`,
+    `1 天内为 ${first}，${CHANCE_BY_DAY_DAYS} 天内为 ${last}；依据比当前等待更长的过去间隔。`,
   withinColumn: '期限',
   chanceColumn: '可能性',
   withinDays: (day: number) => `${day} 天内`,
@@ -15,8 +16,7 @@ export const forecastPage: Translations['forecastPage'] = {
   likelyWindow: (from: string, to: string) =>
     `可能的时间窗口：${from} 至 ${to}（比当前等待更长的过去间隔的中间一半）。`,
   trackHeading: '预测的历史表现',
-  trackIntro:
-    '自第六次重置起，每 24 小时按当时已知的信息重新运行一次规则，并用之后实际发生的情况为每个可能性打分。Brier 分数是可能性的均方误差（0 为完美，越低越好）。基准率每天给出同一个可能性，即之后发生重置的天数所占比例。值得参考的预测，其分数应低于基准率。',
+  trackIntro: `自首次有 ${MIN_FORECAST_GAPS} 次重置间隔起，每 24 小时按当时已知的信息重新运行一次规则，并用之后实际发生的情况为每个可能性打分。Brier 分数是可能性的均方误差（0 为完美，越低越好）。基准率每天给出同一个可能性，即之后发生重置的天数所占比例。值得参考的预测，其分数应低于基准率。`,
   trackEmpty: `历史尚不足：至少有 ${MIN_FORECAST_GAPS} 次重置间隔后才开始记录。`,
   trackSince: (firstIso: string, checkpoints: number) =>
     `自 ${chineseDay(firstIso)} 起：共 ${checkpoints} 次每日检查。`,

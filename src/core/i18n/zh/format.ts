@@ -21,3 +21,6 @@ export function chineseDay(iso: string): string {
   const day = new Date(iso);
   return `${day.getUTCFullYear()}年${day.getUTCMonth() + 1}月${day.getUTCDate()}日`;
 }
+
+/** `1、3、7`. */
+export const enumeration = (values: readonly (number | string)[]): string => values.join('、');

@@ -3,11 +3,17 @@ import type { Translations } from '../en/index.ts';
 import { MEDIAN_BASIS_RESETS, MIN_FORECAST_GAPS } from '../../cadence.ts';
 import type { Forecast } from '../../forecast/schemas.ts';
 import { SERVICE_NAME } from '../../site.ts';
+import { TIMELINE_LIMIT } from '../../api/query.ts';
+import { FORECAST_HORIZONS } from '../../forecast/schemas.ts';
+import { FEED_ITEM_LIMIT } from '../../render/feed-formats.ts';
 import { OVERDUE_FACTOR } from '../../status-word.ts';
+import { REMINDER_MINUTES_BEFORE } from '../../tracker/window-link.ts';
 import { wholeDuration } from '../../time-format.ts';
 import { percent, utcMinute } from '../format.ts';
 import { forecastPage } from './forecast-page.ts';
-import { days, weekdayMinute } from './format.ts';
+import { days, enumeration, weekdayMinute } from './format.ts';
+
+const HORIZON_DAYS = enumeration(Object.values(FORECAST_HORIZONS));
 
 /** Chinese text puts a space between characters and digits ("检查于 4 分钟前"), none before "刚刚". */
 const spaceBeforeDigits = (text: string): string => (/^\d/.test(text) ? ` ${text}` : text);
@@ -45,7 +51,7 @@ export const zh: Translations = {
     getHistoryIndex: '完整历史，每个供应商每年一个文件',
     getEvent: '单条公告及其来历：记录、核实时间与提交（JSON）',
     getSources: '看板有多新：上次检查时各监视来源的情况（JSON）',
-    getForecast: '1、3、7 天内重置的可能性（JSON）',
+    getForecast: `${HORIZON_DAYS} 天内重置的可能性（JSON）`,
     getForecastTrackRecord: '预测的历史表现：Brier 分数与可靠性（JSON）',
   },
   sourceHealth: {
@@ -119,13 +125,13 @@ export const zh: Translations = {
     notASchedule: '这是根据你自己的重置时间生成的提醒，不是供应商的时间表，也不是官方公告。',
     timeZone: (tz: string) => `时区：${tz}。`,
     alarm: {
-      resetAt: (provider: string) => `${provider} 5 小时窗口将在 5 分钟后重置`,
-      weeklyAt: (provider: string) => `${provider} 每周窗口将在 5 分钟后重置`,
+      resetAt: (provider: string) => `${provider} 5 小时窗口将在 ${REMINDER_MINUTES_BEFORE} 分钟后重置`,
+      weeklyAt: (provider: string) => `${provider} 每周窗口将在 ${REMINDER_MINUTES_BEFORE} 分钟后重置`,
     },
   },
   tracker: {
     title: '窗口提醒',
-    intro: '输入你自己的用量窗口重置时间，即可获得一份日历，每次重置前 5 分钟提醒你。',
+    intro: `输入你自己的用量窗口重置时间，即可获得一份日历，每次重置前 ${REMINDER_MINUTES_BEFORE} 分钟提醒你。`,
     provider: '供应商',
     reset: '5 小时窗口重置时间',
     weekly: '每周窗口重置时间',
@@ -260,13 +266,13 @@ export const zh: Translations = {
       examples: {
         status: '看板：每个供应商的状态、上次重置、估计与统计',
         providerStatus: '单个供应商；未知供应商返回 404 invalid_provider',
-        timeline: '公告时间线，最新在前；provider、limit（1–500，默认 200）、format（json、csv）',
+        timeline: `公告时间线，最新在前；provider、limit（${TIMELINE_LIMIT.min}–${TIMELINE_LIMIT.max}，默认 ${TIMELINE_LIMIT.default}）、format（json、csv）`,
         timelineCsv: 'RFC 4180 CSV',
-        feed: 'RSS 2.0，最新 100 条',
+        feed: `RSS 2.0，最新 ${FEED_ITEM_LIMIT} 条`,
         calendar: '可订阅的公告日历，附节奏估计',
         windowCalendar: '你自己窗口的提醒日历（见窗口提醒页）',
         markdown: '看板的 Markdown 版',
-        forecast: '每个供应商 1、3、7 天内重置的可能性：过去间隔的规律，不是供应商的计划',
+        forecast: `每个供应商 ${HORIZON_DAYS} 天内重置的可能性：过去间隔的规律，不是供应商的计划`,
       },
       mcpServer: 'MCP 服务器地址：',
       mcpTools: (tools: string) => `（JSON-RPC 2.0，POST；工具 ${tools}）。服务器卡片：`,
