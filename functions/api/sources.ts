@@ -1,6 +1,7 @@
 import type { EdgeContext } from '../../src/server/context.ts';
 import { conditionalJson } from '../../src/server/http/conditional.ts';
 import { readSourceHealth } from '../../src/server/source-health.ts';
+import type { EdgeHandlers } from '../route-handler.ts';
 
 /**
  * GET /api/sources: the last watch run's report from Workers KV, with its state at request time; a bad value
@@ -9,3 +10,5 @@ import { readSourceHealth } from '../../src/server/source-health.ts';
 export async function handleSources(context: EdgeContext): Promise<Response> {
   return conditionalJson(context.request, await readSourceHealth(context.env.SOURCE_HEALTH, context.now));
 }
+
+export const SOURCE_HANDLERS = { getSources: handleSources } satisfies Partial<EdgeHandlers>;

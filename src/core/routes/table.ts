@@ -29,8 +29,9 @@ import {
 import type { RouteSpec } from './route.ts';
 
 /**
- * Every endpoint of the service, once. To add one: an entry here, its handler in functions/handlers.ts (edge
- * routes) or its page in src/pages (static ones), and its title in each locale's `endpoints` (src/core/i18n).
+ * Every endpoint of the service, once. To add one: an entry here, its handler in a module of functions/api (edge
+ * routes; CONTRIBUTING.md, "Adding a GET endpoint") or its page in src/pages (static ones), and its title in each
+ * locale's `endpoints` (src/core/i18n).
  * The worker already runs first for every path (`assets.run_worker_first`, from `workerFirstPatterns()` in
  * match.ts), so a new route needs nothing in wrangler.jsonc.
  */
@@ -439,7 +440,10 @@ export const ROUTES = [
     conditional: true,
     preflight: false,
     needsData: true,
-    notFound: { description: 'no published event has this id, or it is not an event id: `invalid_event`' },
+    notFound: {
+      error: 'invalid_event',
+      description: 'no published event has this id, or it is not an event id: `invalid_event`',
+    },
     listing: {},
   },
   {
@@ -551,8 +555,12 @@ export const ROUTES = [
   },
 ] as const satisfies readonly RouteSpec[];
 
-export type RouteId = (typeof ROUTES)[number]['id'];
-export type EdgeRouteId = Extract<(typeof ROUTES)[number], { served: 'edge' }>['id'];
-export type ListedRouteId = Extract<(typeof ROUTES)[number], { listing: object }>['id'];
+type Route = (typeof ROUTES)[number];
+export type RouteId = Route['id'];
+/** The routes the worker answers itself, each with a handler typed by its entry (functions/handlers.ts). */
+export type EdgeRoute = Extract<Route, { served: 'edge' }>;
+export type EdgeRouteId = EdgeRoute['id'];
+export type EdgeRouteOf<Id extends EdgeRouteId> = Extract<EdgeRoute, { id: Id }>;
+export type ListedRouteId = Extract<Route, { listing: object }>['id'];
 
 export const routeById = (id: RouteId): RouteSpec => ROUTES.find((route) => route.id === id)!;

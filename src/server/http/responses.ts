@@ -36,6 +36,9 @@ export const invalidQuery = (issues: QueryIssue[]): Response => errorResponse(40
 export const invalidProvider = (): Response => errorResponse(404, { error: 'invalid_provider' });
 /** An event id that is unknown, or not an id at all (the same answer: nothing is looked up for a malformed one). */
 export const invalidEvent = (): Response => errorResponse(404, { error: 'invalid_event' });
+/** A path parameter the route's schema refuses: the route's own `404` (route.ts, `notFound`). */
+export const notFoundIn = (route: RouteSpec): Response =>
+  errorResponse(404, { error: route.notFound?.error ?? 'invalid_provider' });
 export const internalError = (): Response => errorResponse(500, { error: 'internal_error' });
 
 /** The push write path's errors (decisions.md, "Push notifications"). */
