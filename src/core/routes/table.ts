@@ -17,7 +17,7 @@ import {
 } from '../push/subscription.ts';
 import { EventRecordSchema } from '../provenance.ts';
 import { ForecastResponseSchema, ForecastTrackRecordSchema } from '../forecast/schemas.ts';
-import { FEED_FORMATS, JsonFeedSchema } from '../render/feed-formats.ts';
+import { FEED_FORMATS, type FeedFormat, JsonFeedSchema } from '../render/feed-formats.ts';
 import { DELAYED_AFTER_MINUTES, SourcesResponseSchema } from '../sources.ts';
 import {
   EventIdSchema,
@@ -26,7 +26,8 @@ import {
   StatusResponseSchema,
   TimelineResponseSchema,
 } from '../schemas.ts';
-import type { RouteSpec } from './route.ts';
+import type { ContentTypeName } from './policy.ts';
+import type { BodySpec, RouteSpec } from './route.ts';
 
 /**
  * Every endpoint of the service, once. To add one: an entry here, its handler in a module of functions/api (edge
@@ -56,6 +57,37 @@ const PUSH_WRITE = {
     503: 'push is not configured on this deployment, or its database cannot be reached now: `push_unavailable`; see Retry-After',
   },
 } as const;
+
+/**
+ * The feeds (spec 4.4): the same items in three formats, each a built file per selection that the edge picks,
+ * so one description and an entry per format. Only /feed.xml answers the spec's preflight (section 4).
+ */
+const feedRoute = <const Id extends string>(feed: FeedDescription<Id>) =>
+  ({
+    id: feed.id,
+    path: FEED_FORMATS[feed.format].path,
+    methods: ['GET'],
+    tag: 'feeds',
+    summary: feed.summary,
+    query: { schema: FeedQuerySchema },
+    ok: { description: feed.body, content: feed.content },
+    cache: 'feed',
+    served: 'edge',
+    prerendered: FEED_FORMATS[feed.format].path,
+    conditional: false,
+    preflight: feed.preflight ?? false,
+    needsData: true,
+    listing: {},
+  }) as const;
+interface FeedDescription<Id extends string> {
+  readonly id: Id;
+  readonly format: FeedFormat;
+  readonly summary: string;
+  /** What the body is, in a few words. */
+  readonly body: string;
+  readonly content: Partial<Record<ContentTypeName, BodySpec>>;
+  readonly preflight?: true;
+}
 
 /** MCP's two paths answer alike. */
 const MCP_ROUTE = {
@@ -157,54 +189,28 @@ export const ROUTES = [
     needsData: true,
     listing: {},
   },
-  {
+  feedRoute({
     id: 'getFeedRss',
-    path: FEED_FORMATS.rss.path,
-    methods: ['GET'],
-    tag: 'feeds',
+    format: 'rss',
     summary: 'RSS 2.0 feed of the latest 100 announcements (spec 4.4)',
-    query: { schema: FeedQuerySchema },
-    ok: { description: 'RSS 2.0', content: { rss: 'text' } },
-    cache: 'feed',
-    served: 'edge',
-    prerendered: FEED_FORMATS.rss.path,
-    conditional: false,
+    body: 'RSS 2.0',
+    content: { rss: 'text' },
     preflight: true,
-    needsData: true,
-    listing: {},
-  },
-  {
+  }),
+  feedRoute({
     id: 'getFeedAtom',
-    path: FEED_FORMATS.atom.path,
-    methods: ['GET'],
-    tag: 'feeds',
+    format: 'atom',
     summary: 'Atom 1.0 feed, the same items as /feed.xml',
-    query: { schema: FeedQuerySchema },
-    ok: { description: 'Atom 1.0', content: { atom: 'text' } },
-    cache: 'feed',
-    served: 'edge',
-    prerendered: FEED_FORMATS.atom.path,
-    conditional: false,
-    preflight: false,
-    needsData: true,
-    listing: {},
-  },
-  {
+    body: 'Atom 1.0',
+    content: { atom: 'text' },
+  }),
+  feedRoute({
     id: 'getFeedJson',
-    path: FEED_FORMATS.json.path,
-    methods: ['GET'],
-    tag: 'feeds',
+    format: 'json',
     summary: 'JSON Feed 1.1, the same items as /feed.xml',
-    query: { schema: FeedQuerySchema },
-    ok: { description: 'JSON Feed 1.1', content: { jsonFeed: JsonFeedSchema } },
-    cache: 'feed',
-    served: 'edge',
-    prerendered: FEED_FORMATS.json.path,
-    conditional: false,
-    preflight: false,
-    needsData: true,
-    listing: {},
-  },
+    body: 'JSON Feed 1.1',
+    content: { jsonFeed: JsonFeedSchema },
+  }),
   {
     id: 'redirectFeed',
     path: '/api/feed',
