@@ -1,7 +1,11 @@
 import { boardFromSummaries, statusFromSummary } from '../../src/core/board.ts';
 import { summariesOf } from '../../src/core/dataset.ts';
+import { renderStatusText } from '../../src/core/render/status-text.ts';
+import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { conditionalJson } from '../../src/server/http/conditional.ts';
+import { dataEtag } from '../../src/server/http/etag.ts';
+import { textResponse } from '../../src/server/http/responses.ts';
 import type { EdgeHandlers } from '../route-handler.ts';
 
 /** GET /api/status (spec 4.1): the board at request time, from the build's per-provider summaries. */
@@ -16,5 +20,18 @@ export const STATUS_HANDLERS = {
   getProviderStatus: async (context, { params }) => {
     const { providers } = await context.dataset();
     return conditionalJson(context.request, statusFromSummary(providers[params.provider].summary, context.now));
+  },
+  /**
+   * GET /api/status.txt: the board, or `?provider=`'s entry, as lines of text, with the data ETag its JSON has
+   * (the edge app answers a matching If-None-Match with 304).
+   */
+  getStatusText: async (context, { query }) => {
+    const dataset = await context.dataset();
+    const data =
+      query.provider === undefined
+        ? boardFromSummaries(summariesOf(dataset), context.now)
+        : statusFromSummary(dataset.providers[query.provider].summary, context.now);
+    const text = renderStatusText('providers' in data ? data.providers : [data]);
+    return textResponse(text, CONTENT_TYPES.text, { ETag: await dataEtag(data) });
   },
 } satisfies Partial<EdgeHandlers>;

@@ -150,6 +150,23 @@ export const ROUTES = [
     listing: { example: '/api/status/provider_a' },
   },
   {
+    id: 'getStatusText',
+    path: '/api/status.txt',
+    methods: ['GET'],
+    tag: 'board',
+    summary: 'The board as plain text: one line per provider, for status bars and shell prompts',
+    description:
+      'Per provider, in the enumeration’s order: the provider id, the status word, `daysSince` with one decimal and `nextEstimate`, separated by tabs, `-` for a null, each line ended by `\\n`. The ETag is the one /api/status (or, with `provider`, /api/status/{provider}) has for the same data.',
+    query: { schema: FeedQuerySchema },
+    ok: { description: 'the board at request time', content: { text: 'text' }, headers: ['ETag'] },
+    cache: 'api',
+    served: 'edge',
+    conditional: true,
+    preflight: true,
+    needsData: true,
+    listing: { example: '/api/status.txt?provider=provider_a' },
+  },
+  {
     id: 'getTimeline',
     path: '/api/timeline',
     methods: ['GET'],

@@ -35,6 +35,7 @@ export const en = {
   endpoints: {
     getStatus: 'Board status (JSON)',
     getProviderStatus: 'One provider’s status (JSON)',
+    getStatusText: 'Board status as text, one line per provider, for status bars and prompts',
     getTimeline: 'Timeline of announcements (JSON)',
     getTimelineCsv: 'Timeline of announcements (CSV)',
     getFeedRss: 'RSS 2.0 feed',

@@ -34,6 +34,7 @@ export const zh: Translations = {
   endpoints: {
     getStatus: '看板状态（JSON）',
     getProviderStatus: '单个供应商的状态（JSON）',
+    getStatusText: '看板状态（纯文本，每个供应商一行，供状态栏和命令提示符使用）',
     getTimeline: '公告时间线（JSON）',
     getTimelineCsv: '公告时间线（CSV）',
     getFeedRss: 'RSS 2.0 订阅源',
