@@ -1,4 +1,4 @@
-import type { FeedQuery } from '../../src/core/api/query.ts';
+import type { OneProviderQuery } from '../../src/core/api/query.ts';
 import { providerFeedPath } from '../../src/core/built-paths.ts';
 import { FEED_FORMATS, type FeedFormat } from '../../src/core/render/feed-formats.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
@@ -8,7 +8,7 @@ import type { EdgeHandlers } from '../route-handler.ts';
 /** GET /feed.xml (spec 4.4), /feed.atom and /feed.json: every selection is a built file; the edge picks it. */
 const feedIn =
   (format: FeedFormat) =>
-  async (context: EdgeContext, { query }: { query: FeedQuery }): Promise<Response> => {
+  async (context: EdgeContext, { query }: { query: OneProviderQuery }): Promise<Response> => {
     const { path, contentType } = FEED_FORMATS[format];
     const file = query.provider === undefined ? path : providerFeedPath(format, query.provider);
     return withHeaders(await context.asset(file), { 'Content-Type': contentType });

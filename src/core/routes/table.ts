@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FeedQuerySchema, IcsQuerySchema, TimelineCsvQuerySchema, TimelineQuerySchema } from '../api/query.ts';
+import { OneProviderQuerySchema, IcsQuerySchema, TimelineCsvQuerySchema, TimelineQuerySchema } from '../api/query.ts';
 import {
   EDGE_DATASET_PATH,
   EdgeDatasetFileSchema,
@@ -69,7 +69,7 @@ const feedRoute = <const Id extends string>(feed: FeedDescription<Id>) =>
     methods: ['GET'],
     tag: 'feeds',
     summary: feed.summary,
-    query: { schema: FeedQuerySchema },
+    query: { schema: OneProviderQuerySchema },
     ok: { description: feed.body, content: feed.content },
     cache: 'feed',
     served: 'edge',
@@ -157,7 +157,7 @@ export const ROUTES = [
     summary: 'The board as plain text: one line per provider, for status bars and shell prompts',
     description:
       'Per provider, in the enumeration’s order: the provider id, the status word, `daysSince` with one decimal and `nextEstimate`, separated by tabs, `-` for a null, each line ended by `\\n`. The ETag is the one /api/status (or, with `provider`, /api/status/{provider}) has for the same data.',
-    query: { schema: FeedQuerySchema },
+    query: { schema: OneProviderQuerySchema },
     ok: { description: 'the board at request time', content: { text: 'text' }, headers: ['ETag'] },
     cache: 'api',
     served: 'edge',
@@ -235,7 +235,7 @@ export const ROUTES = [
     methods: ['GET'],
     tag: 'feeds',
     summary: 'Alias of /feed.xml',
-    query: { schema: FeedQuerySchema },
+    query: { schema: OneProviderQuerySchema },
     ok: {
       status: 308,
       description: 'permanent redirect to /feed.xml, with the query’s provider',
@@ -273,7 +273,7 @@ export const ROUTES = [
     methods: ['GET'],
     tag: 'calendars',
     summary: 'The newest 1,000 announcements and each provider’s estimate, to subscribe to',
-    query: { schema: FeedQuerySchema },
+    query: { schema: OneProviderQuerySchema },
     ok: { description: 'RFC 5545', content: { calendar: 'text' } },
     cache: 'calendar',
     served: 'edge',
