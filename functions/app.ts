@@ -78,9 +78,8 @@ async function routeRequest(request: Request, env: EdgeBindings, now: Date): Pro
   return request.method === 'HEAD' ? new Response(null, response) : response;
 }
 
-/** A route of the table that the worker answers itself, with a handler of its own. */
-const isEdgeRoute = (route: RouteSpec): route is EdgeRoute =>
-  route.served === 'edge' && Object.hasOwn(HANDLERS, route.id);
+/** A route the worker answers itself: an edge entry of the table (the matcher's only source), each with a handler. */
+const isEdgeRoute = (route: RouteSpec): route is EdgeRoute => route.served === 'edge';
 
 /**
  * The route's path parameters and query, parsed with its entry's schemas (src/core/routes/input.ts): a refused
