@@ -1,6 +1,6 @@
 import type { core } from 'zod';
 import { EVENT_KINDS, PROVIDERS, ProviderSchema } from '../enums.ts';
-import { announcedMs, effectiveMs } from '../ordering.ts';
+import { announcedAtProblem, effectiveAtProblem } from './time-rules.ts';
 import { EventSchema, SUMMARY_MAX_CHARACTERS, type Event } from '../schemas.ts';
 import { impossibleDateTime } from './impossible-date.ts';
 import { parseEventJson } from './parse-event-json.ts';
@@ -116,19 +116,21 @@ function placementProblems(file: string, event: Event): ContentProblem[] {
 
 function timeProblems(file: string, event: Event, now: Date): ContentProblem[] {
   const problems: ContentProblem[] = [];
-  if (announcedMs(event) > now.getTime()) {
+  const announced = announcedAtProblem(event.announcedAt, now);
+  if (announced !== undefined) {
     problems.push({
       file,
       field: 'announcedAt',
-      message: `is in the future (now is ${now.toISOString()})`,
+      message: announced,
       fix: 'the time the post was published, in UTC; check the time zone it was converted from',
     });
   }
-  if (event.effectiveAt !== null && effectiveMs(event) <= announcedMs(event)) {
+  const effective = event.effectiveAt === null ? undefined : effectiveAtProblem(event.effectiveAt, event.announcedAt);
+  if (effective !== undefined) {
     problems.push({
       file,
       field: 'effectiveAt',
-      message: 'must be later than announcedAt',
+      message: effective,
       fix: 'set effectiveAt only when the post names a later effective time, else null',
     });
   }

@@ -9,6 +9,13 @@ import type { CachePolicy, ContentTypeName } from './policy.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
+/**
+ * What every path the table does not list answers: Astro's pages (prerendered or at the edge, the 404 page too)
+ * and the build's other files only read (decisions.md, "The board on a phone": HTML pages answer GET and HEAD;
+ * other methods get `405` with `Allow: GET, HEAD`).
+ */
+export const PAGE_METHODS: readonly string[] = ['GET', 'HEAD'];
+
 /** A response body: a zod schema (JSON), or `text` for a document in its own format. */
 export type BodySpec = z.ZodType | 'text';
 

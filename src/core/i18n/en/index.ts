@@ -174,12 +174,23 @@ export const en = {
       subscribed: 'Notifications are on in this browser.',
       saved: 'Saved. You will be notified of what you chose.',
       stopped: 'Notifications are off.',
-      denied: 'This site’s notifications are blocked in your browser’s settings.',
       chooseProvider: 'Choose at least one provider.',
       chooseKind: 'Choose at least one kind of announcement.',
+      // Each step of "Notify me", and each way it can fail, in the order a person meets them
+      // (src/scripts/notify-control.ts); `{detail}` is the browser's own words.
+      asking: 'Your browser is asking whether this site may send you notifications: answer its prompt.',
+      subscribing: 'Subscribing this browser…',
+      dismissed:
+        'The browser’s prompt closed without an answer, so nothing was subscribed. Press “Notify me” to be asked again.',
+      denied:
+        'This site’s notifications are blocked in your browser’s settings: allow them in the site’s settings (the icon beside the address), then press “Notify me” again.',
+      offline: 'This site could not be reached: check your connection, then try again.',
+      pushService:
+        'Your browser’s push service did not subscribe this browser ({detail}). Try again later, or follow a feed.',
       busy: 'Too many changes: try again in a minute.',
       unavailable: 'Notifications are not available on this server right now; try again later.',
-      failed: 'That did not work. Please try again later.',
+      refused: 'The server did not take the subscription ({detail}). Please try again later.',
+      failed: 'That did not work ({detail}). Please try again later.',
     },
   },
   ui: {
