@@ -1,6 +1,7 @@
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { buildTimelineResponse } from '../../src/core/api/timeline.ts';
 import { boardFromSummaries, estimateFromSummary, statusFromSummary } from '../../src/core/board.ts';
@@ -77,18 +78,17 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
 
   const timeline = async (provider: Provider | 'all') =>
     buildTimelineResponse(await dataset(), { provider, limit: 200 }, now);
-  const markdown = async () =>
-    renderBoardMarkdown({
-      board: await board(),
-      events: recentEvents(await dataset(), 'all', MARKDOWN_LATEST_COUNT),
-      baseUrl: BASE_URL,
-      locale: 'en',
-      sampleData: SERVES_SAMPLE_DATA,
-    });
   const read = {
     board: async () => JSON.stringify(await board()),
     timeline: async () => JSON.stringify(await timeline('all')),
-    'board-markdown': markdown,
+    'board-markdown': async () =>
+      renderBoardMarkdown({
+        board: await board(),
+        events: recentEvents(await dataset(), 'all', MARKDOWN_LATEST_COUNT),
+        baseUrl: BASE_URL,
+        locale: 'en',
+        sampleData: SERVES_SAMPLE_DATA,
+      }),
   };
   for (const [name, { path, ...metadata }] of Object.entries(resources))
     server.registerResource(name, `${BASE_URL}${path}`, metadata, async (uri) =>
@@ -106,21 +106,18 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
     });
     const resourceTemplate = new ResourceTemplate(template, { list, complete: { provider: completeProvider } });
     server.registerResource(name, resourceTemplate, metadata, async (uri, { provider }) => {
-      // A URI naming no provider never comes this far (isOfferedResource, in the adapter's guard).
-      const id = isProvider(provider) ? provider : PROVIDERS[0];
-      const body = name === 'provider-status' ? statusFromSummary(await summary(id), now) : await timeline(id);
+      // The adapter answers a URI naming no provider before this runs (isOfferedResource); MCP's own error otherwise.
+      if (!isProvider(provider)) throw new McpError(-32002, 'Resource not found', { uri: uri.href });
+      const body =
+        name === 'provider-status' ? statusFromSummary(await summary(provider), now) : await timeline(provider);
       return contents(uri, metadata.mimeType, JSON.stringify(body));
     });
   }
 
   const prompt = { ...catalogue.MCP_PROMPTS['should-i-wait'], argsSchema: { provider: promptProvider } };
-  server.registerPrompt('should-i-wait', prompt, ({ provider }) => ({
-    messages: [
-      {
-        role: 'user',
-        content: { type: 'text', text: catalogue.shouldIWaitText(provider, PROVIDER_LABELS.en[provider]) },
-      },
-    ],
-  }));
+  server.registerPrompt('should-i-wait', prompt, ({ provider }) => {
+    const text = catalogue.shouldIWaitText(provider, PROVIDER_LABELS.en[provider]);
+    return { messages: [{ role: 'user', content: { type: 'text', text } }] };
+  });
   return server;
 }
