@@ -81,6 +81,15 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'push.effectiveTitle': [['供应商 A', '额度提升']],
   'push.scheduledFor': [['11月24日 周二 17:00 UTC']],
   'push.inEffectSince': [['11月24日 周二 17:00 UTC']],
+  'glance.passedAgo': AGO.map((ago) => [ago]),
+  'glance.worseThanBaseRate': [
+    [['24 小时内'], ['0.057'], ['0.047']],
+    [
+      ['24 小时内', '7 天内'],
+      ['0.245', '1.000'],
+      ['0.222', '0.000'],
+    ],
+  ],
   byDayDescription: [['18 %', '92 %']],
   withinDays: [[1], [14]],
   likelyWindow: [['11月25日 周三 00:00 UTC', '11月28日 周六 00:00 UTC']],
