@@ -17,6 +17,7 @@ const OWN_BUILDS_FIRST = [
 ];
 const SERVED_FIRST = [
   'tests/website.browser.test.ts',
+  'tests/phone-board.browser.test.ts',
   'tests/push-dispatch.test.ts',
   'tests/data-source-fault.test.ts',
 ];

@@ -84,6 +84,15 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'forecastPage.trackSince': [['2026-06-10T08:00:00.000Z', 40]],
   'formats.days': [[3.5]],
   'formats.weekdayMinute': [[FORECAST.announcedFor]],
+  'glance.passedAgo': AGO.map((ago) => [ago]),
+  'glance.worseThanBaseRate': [
+    [['24 小时内'], ['0.057'], ['0.047']],
+    [
+      ['24 小时内', '7 天内'],
+      ['0.245', '1.000'],
+      ['0.222', '0.000'],
+    ],
+  ],
 };
 for (const basis of FORECAST_BASES)
   SAMPLE_ARGUMENTS[`forecast.sentences.${basis}`] = [[{ ...FORECAST, basis }], [{ ...FORECAST, basis, sampleSize: 0 }]];

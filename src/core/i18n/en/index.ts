@@ -327,6 +327,29 @@ export const en = {
       separator: ', ',
     },
   },
+  /**
+   * The board at a glance (decisions.md, "The board on a phone"): words that keep a row honest (the rules are in
+   * src/core/upcoming-reset.ts and src/core/forecast/skill.ts): a live tease whose time passed without a reset, and a
+   * forecast that has scored worse than its base rate, said beside the number on the board and the provider page;
+   * and the cue of a chart that scrolls inside its frame on a phone.
+   */
+  glance: {
+    /** Around the teased time (a <time> element between them): "teased for Tue 24 Nov 17:00". */
+    teasedFor: 'teased for',
+    teasedForAfter: '',
+    teasedNoTime: 'teased, no time named',
+    notConfirmedYet: 'not confirmed yet',
+    /** How long ago the teased time was, after it. */
+    passedAgo: (ago: string) => ` (${ago})`,
+    horizons: { '1d': '24 h', '7d': '7-day' },
+    worseThanBaseRate: (horizons: string[], briers: string[], baseRates: string[]) =>
+      horizons.length === 1
+        ? `So far the ${horizons[0]} chance has scored worse than the base rate (Brier ${briers[0]} against the base rate’s ${baseRates[0]}; lower is better).`
+        : `So far the ${horizons.join(' and ')} chances have scored worse than the base rate (Brier ${briers.join(' and ')} against the base rate’s ${baseRates.join(' and ')}; lower is better).`,
+    worseMark: 'worse than the base rate',
+    /** Under a chart wider than a phone, which scrolls inside its own frame. */
+    scrollCue: 'Swipe the chart sideways to see all of it →',
+  },
   /** Web Push notifications (src/core/push/payload.ts): the title and body a subscriber's browser shows. */
   push: {
     title: (provider: string, kind: string) => `${provider}: ${kind}`,

@@ -313,6 +313,21 @@ export const zh: Translations = {
       separator: '，',
     },
   },
+  /** 一眼看清的看板（见 en.ts 的 `glance`）：时间已过却未见重置的预告、得分不如基准率的预测，以及手机上图表可横向滑动的提示。 */
+  glance: {
+    teasedFor: '预告于',
+    teasedForAfter: '重置',
+    teasedNoTime: '已预告，未给出时间',
+    notConfirmedYet: '尚未确认',
+    passedAgo: (ago: string) => `（${ago}）`,
+    horizons: { '1d': '24 小时内', '7d': '7 天内' },
+    worseThanBaseRate: (horizons: string[], briers: string[], baseRates: string[]) =>
+      horizons.length === 1
+        ? `迄今为止，${horizons[0]}的可能性得分不如基准率（Brier 分数 ${briers[0]}，基准率为 ${baseRates[0]}；越低越好）。`
+        : `迄今为止，${horizons.map((horizon, index) => (index === 0 ? horizon : spaceBeforeDigits(horizon))).join('和')}的可能性得分均不如基准率（Brier 分数分别为 ${briers.join(' 和 ')}，基准率分别为 ${baseRates.join(' 和 ')}；越低越好）。`,
+    worseMark: '不如基准率',
+    scrollCue: '左右滑动图表可查看全部 →',
+  },
   /** Web Push 通知（src/core/push/payload.ts）：订阅者的浏览器显示的标题和正文。 */
   push: {
     title: (provider: string, kind: string) => `${provider}：${kind}`,
