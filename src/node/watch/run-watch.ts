@@ -1,14 +1,15 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { formatContentProblem } from '../../core/content/validate-event-files.ts';
 import { ClassificationRulesSchema, createClassifier } from '../../core/watch/classify.ts';
 import { FIRST_POLL } from '../../core/watch/poll-state.ts';
 import { pollSources, settledState } from '../../core/watch/run.ts';
 import type { SourceCheck } from '../../core/sources.ts';
-import { describeConfigIssues, SourcesSchema } from '../../core/watch/sources.ts';
+import { SourcesSchema } from '../../core/watch/sources.ts';
 import { PROVIDERS } from '../../core/vocabulary.ts';
 import { fetchFeed, type FetchLimits } from '../../server/watch/fetch-feed.ts';
 import { addDraft, ALREADY_EXISTS } from '../event-store.ts';
+import { readConfig } from './config-file.ts';
 
 /**
  * `npm run watch`: reads every configured source, proposes each new relevant post once as a draft event,
@@ -39,32 +40,6 @@ export interface WatchReport {
   sampleSources: number;
   /** Each source read, as the source report stores it (src/node/source-report.ts). */
   sources: SourceCheck[];
-}
-
-/** A config file that cannot be used: the message names the file (and the key), never a stack trace. */
-export class WatchConfigError extends Error {
-  override name = 'WatchConfigError';
-}
-
-async function readConfig<T>(file: string, schema: z.ZodType<T>, knownTopLevelKeys?: readonly string[]): Promise<T> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new WatchConfigError(
-      `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new WatchConfigError(`${file}: is not valid JSON (${(error as Error).message})`);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success)
-    throw new WatchConfigError(describeConfigIssues(file, parsed.error, knownTopLevelKeys).join('\n'));
-  return parsed.data;
 }
 
 export async function runWatch(options: WatchOptions): Promise<WatchReport> {
