@@ -1,5 +1,5 @@
 import { buildDraftEvent, serializeEventFile } from '../content/new-event.ts';
-import { validateEventFiles } from '../content/validate-event-files.ts';
+import { timeProblems } from '../content/event-time-rules.ts';
 import type { Event } from '../schemas.ts';
 import type { SourceCheck } from '../sources.ts';
 import { type EventKind, PROVIDERS, type Provider } from '../vocabulary.ts';
@@ -196,8 +196,9 @@ function readItems(
     }
     const path = `${provider}/${draft.event.id}.json`;
     const file = serializeEventFile(draft.event);
-    // The rules a file has on its own (a post dated after the run, say); the tree's are the adapter's to check.
-    const { problems } = validateEventFiles([{ path, text: file }], now);
+    // The schema held (buildDraftEvent) and the path is the event's own: the time rules are what is left of the
+    // rules a file has on its own (a post dated after the run). The tree's rules are the adapter's to check.
+    const problems = timeProblems(path, draft.event, now);
     if (problems.length > 0) {
       skipped.push(
         `${provider} ${item.key}: ${problems.map((problem) => `${problem.field ?? 'the file'} ${problem.message}`).join('; ')}`,
