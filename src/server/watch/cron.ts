@@ -34,8 +34,8 @@ export interface WatchBindings {
   PUSH_ALLOW_LOOPBACK_RECEIVER?: string;
 }
 
-/** Said once per isolate: the cron runs every minute, and a log line a minute says nothing new. */
-let missingLogged = false;
+/** What the deployment lacks, said when it changes or a draft waits for it: a line every minute says nothing new. */
+let lastMissing = '';
 
 export async function runScheduledWatch(env: WatchBindings, now: Date): Promise<void> {
   const db = env.PUSH_DB;
@@ -76,14 +76,13 @@ export async function runScheduledWatch(env: WatchBindings, now: Date): Promise<
       console.log('watch', JSON.stringify({ minute: now.toISOString(), failed, drafts: inserted }));
 
     const review = reviewChannel(env.REVIEW_WEBHOOK_URL, config.repositoryUrl, rules);
-    if (review.channel === null) {
-      if (inserted.length > 0 || !missingLogged)
-        console.warn(
-          `watch: the sources are polled and reported, but no reviewer is told of new drafts (${inserted.length} new, kept in D1): ${review.missing.join('; ')}`,
-        );
-      missingLogged = true;
-      return;
-    }
+    const missing = review.missing.join('; ');
+    if (review.channel === null && (inserted.length > 0 || missing !== lastMissing))
+      console.warn(
+        `watch: the sources are polled and reported, but no reviewer is told of new drafts (${inserted.length} new, kept in D1): ${missing}`,
+      );
+    lastMissing = missing;
+    if (review.channel === null) return;
     const sent = await sendWaitingReviews(db, review.channel, now);
     if (sent.retrying.length + sent.failed.length > 0) console.warn('watch review messages', JSON.stringify(sent));
   } catch (error) {
