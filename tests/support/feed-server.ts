@@ -79,6 +79,8 @@ export async function startFeedServer(): Promise<FeedServer> {
   };
 }
 
+const xmlText = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
 /** An RSS 2.0 document of `items` (link, title, date), newest first as feeds list them. */
 export const rssFeed = (items: readonly { link: string; title: string; publishedAt: string }[]): string =>
   `<?xml version="1.0" encoding="utf-8"?>
@@ -86,7 +88,7 @@ export const rssFeed = (items: readonly { link: string; title: string; published
 ${items
   .map(
     (item) =>
-      `<item><title>${item.title}</title><link>${item.link}</link><guid>${item.link}</guid><pubDate>${new Date(item.publishedAt).toUTCString()}</pubDate></item>`,
+      `<item><title>${xmlText(item.title)}</title><link>${xmlText(item.link)}</link><guid>${xmlText(item.link)}</guid><pubDate>${new Date(item.publishedAt).toUTCString()}</pubDate></item>`,
   )
   .join('\n')}
 </channel></rss>`;
