@@ -34,7 +34,7 @@ const minutesAfterStart = (count: number) => new Date(startMinute.getTime() + co
 /** The cron of minute `at`, as wrangler dev runs it (its `time` is the handler's `controller.scheduledTime`). */
 async function runCron(at: Date): Promise<void> {
   const response = await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
-  expect(response.status).toBe(200);
+  expect(response.status, await response.clone().text()).toBe(200);
 }
 
 interface SourcesBody {

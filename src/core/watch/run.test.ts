@@ -233,3 +233,58 @@ describe('a watch run', () => {
     expect(settledState(poll, new Set()).seen).toEqual([]);
   });
 });
+
+describe('a run’s share of reading', () => {
+  it('reads changed feeds up to its budget, the longest unread first, and leaves the others for the next minute', async () => {
+    const three = SourcesSchema.parse({
+      provider_a: ['one', 'two', 'three'].map((name) => ({
+        account: name,
+        feed: `https://feeds.provider-a.test/${name}.rss`,
+      })),
+    });
+    const readAt = (iso: string | null): PollState => ({
+      ...FIRST_POLL,
+      lastCheck:
+        iso === null
+          ? null
+          : { provider: 'provider_a', name: 'x', url: FEED, checkedAt: iso, ok: true, error: null, itemsSeen: 1 },
+    });
+    const states: Record<string, PollState> = {
+      'https://feeds.provider-a.test/one.rss': readAt('2026-11-21T11:59:00.000Z'),
+      'https://feeds.provider-a.test/two.rss': readAt(null),
+      'https://feeds.provider-a.test/three.rss': readAt('2026-11-21T11:00:00.000Z'),
+    };
+    const feed = scripted(fetched(rss(MEETUP)), fetched(rss(MEETUP)), fetched(rss(MEETUP)));
+    const run = await pollSources({
+      sources: three,
+      classify,
+      stateOf: (source) => states[source.feed]!,
+      fetchFeed: feed.fetchFeed,
+      now: RUN_AT,
+      // Room for two of the three documents, not three.
+      readBudget: 2 * rss(MEETUP).length + 10,
+    });
+    expect(feed.requests).toHaveLength(3);
+    expect(run.polls.map((poll) => [poll.source.account, poll.asked])).toEqual([
+      ['one', false],
+      ['two', true],
+      ['three', true],
+    ]);
+    const deferred = run.polls[0]!;
+    expect(deferred.state).toBe(states['https://feeds.provider-a.test/one.rss']);
+    expect(deferred.check).toBe(deferred.state.lastCheck);
+  });
+
+  it('reads the first changed feed even when it alone is over the budget', async () => {
+    const feed = scripted(fetched(rss(MEETUP, RESET)));
+    const run = await pollSources({
+      sources: oneSource,
+      classify,
+      stateOf: () => FIRST_POLL,
+      fetchFeed: feed.fetchFeed,
+      now: RUN_AT,
+      readBudget: 10,
+    });
+    expect(run.polls[0]).toMatchObject({ asked: true, check: { ok: true, itemsSeen: 2 } });
+  });
+});

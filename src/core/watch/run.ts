@@ -60,6 +60,12 @@ export interface WatchRunInput {
   stateOf: (source: WatchedSource) => PollState;
   fetchFeed: FeedFetcher;
   now: Date;
+  /**
+   * How much changed feed text one run reads (parses), in characters: the longest unread feeds first, always at
+   * least one; the others are left as they were, to be asked again the next minute. The worker's cron sets it so
+   * that a run fits its CPU time (docs/watch.md); `npm run watch` reads everything.
+   */
+  readBudget?: number;
 }
 
 export interface WatchRun {
@@ -81,10 +87,32 @@ export function watchedSources(sources: Sources): { watched: WatchedSource[]; sa
   return { watched, samples };
 }
 
-/** Asks every source that is due, at once, and reads each answer. */
+/** Asks every source that is due, at once, and reads the answers (the changed feeds up to `readBudget`). */
 export async function pollSources(input: WatchRunInput): Promise<WatchRun> {
   const { watched, samples } = watchedSources(input.sources);
-  return { polls: await Promise.all(watched.map((source) => pollSource(source, input))), samples };
+  const asked = await Promise.all(
+    watched.map(async (source) => {
+      const before = input.stateOf(source);
+      const due = pollVerdict(before, input.now).due;
+      return { source, before, answer: due ? await input.fetchFeed(source.feed, validatorHeaders(before)) : null };
+    }),
+  );
+  // The changed feeds to read now: those read longest ago (never read first), up to the run's share.
+  const changed = asked
+    .flatMap(({ source, before, answer }) => (answer?.kind === 'fetched' ? [{ source, before, answer }] : []))
+    .sort((a, b) => (a.before.lastCheck?.checkedAt ?? '').localeCompare(b.before.lastCheck?.checkedAt ?? ''));
+  const deferred = new Set<WatchedSource>();
+  let read = 0;
+  for (const { source, answer } of changed) {
+    if (read > 0 && read + answer.text.length > (input.readBudget ?? Number.POSITIVE_INFINITY)) deferred.add(source);
+    else read += answer.text.length;
+  }
+  const polls = asked.map(({ source, before, answer }) =>
+    answer === null || deferred.has(source)
+      ? { source, asked: false, failure: null, check: before.lastCheck, state: before, proposals: [], skipped: [] }
+      : readAnswer(source, before, answer, input),
+  );
+  return { polls, samples };
 }
 
 const sourceCheck = (source: WatchedSource, now: Date, error: string | null, itemsSeen: number): SourceCheck => ({
@@ -97,12 +125,10 @@ const sourceCheck = (source: WatchedSource, now: Date, error: string | null, ite
   itemsSeen,
 });
 
-async function pollSource(source: WatchedSource, input: WatchRunInput): Promise<SourcePoll> {
+/** What one answer means for the report and for what is remembered of its source. */
+function readAnswer(source: WatchedSource, before: PollState, answer: FeedAnswer, input: WatchRunInput): SourcePoll {
   const { now } = input;
-  const before = input.stateOf(source);
   const unasked = { source, failure: null, proposals: [], skipped: [] };
-  if (!pollVerdict(before, now).due) return { ...unasked, asked: false, check: before.lastCheck, state: before };
-  const answer = await input.fetchFeed(source.feed, validatorHeaders(before));
   const asked = { ...before, polledAt: now.toISOString() };
   if (answer.kind === 'failed') return failedPoll(source, asked, answer.reason, now);
   if (answer.kind === 'unchanged') {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BuildStampSchema } from '../build-stamp.ts';
+import { PROVIDERS } from '../vocabulary.ts';
 import { ClassificationRulesSchema } from './classify.ts';
 import { SourcesSchema } from './sources.ts';
 
@@ -28,3 +29,19 @@ export const WatchConfigSchema = z.strictObject({
 export type WatchConfig = z.infer<typeof WatchConfigSchema>;
 
 export const WatchConfigFileSchema = WatchConfigSchema.extend({ stamp: BuildStampSchema });
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Whether a stamped `/data/watch.json` has the frame the cron walks (its values are the build's, checked then). */
+export function hasWatchConfigFrame(value: unknown): value is WatchConfig {
+  if (!isObject(value) || !isObject(value['sources']) || !isObject(value['rules'])) return false;
+  const sources = value['sources'];
+  return (
+    PROVIDERS.every((provider) => Array.isArray(sources[provider])) &&
+    Array.isArray(value['rules']['order']) &&
+    isObject(value['rules']['keywords']) &&
+    (value['repositoryUrl'] === null || typeof value['repositoryUrl'] === 'string') &&
+    Array.isArray(value['drafts'])
+  );
+}

@@ -10,12 +10,13 @@ import {
   settledState,
   watchedSources,
 } from '../../core/watch/run.ts';
-import { WATCH_CONFIG_PATH, type WatchConfig, WatchConfigFileSchema } from '../../core/watch/watch-config.ts';
+import { hasWatchConfigFrame, WATCH_CONFIG_PATH, type WatchConfig } from '../../core/watch/watch-config.ts';
 import { BASE_URL } from '../base-url.ts';
 import { DataSourceUnavailable, loadRecordShard, readDataFileNow } from '../data-source.ts';
 import { allowsLoopbackReceiver } from '../push/vapid.ts';
 import { DEFAULT_FETCH_LIMITS, fetchFeed } from './fetch-feed.ts';
 import { reviewChannel, sendWaitingReviews } from './review.ts';
+import { FEED_MAX_BYTES, PROPOSALS_PER_RUN, READ_BUDGET_PER_RUN } from './run-shares.ts';
 import { readPollStates, recordRun, storedDraftKeys } from './store.ts';
 
 /**
@@ -52,19 +53,24 @@ export async function runScheduledWatch(env: WatchBindings, now: Date): Promise<
       stateOf: (source) => states.get(source.feed) ?? FIRST_POLL,
       fetchFeed: (feed, headers) => fetchAllowedFeed(feed, headers, rules),
       now,
+      readBudget: READ_BUDGET_PER_RUN,
     });
-    const proposals = run.polls.flatMap((poll) => poll.proposals);
-    const known = await knownProposals(env.ASSETS, db, config, proposals);
-    // Every proposal is settled by this run: stored now, or already an event or a draft.
+    // The proposals this run settles: stored now, or found already an event or a draft. The others stay unsettled
+    // (their feed is read whole again next minute).
+    const proposals = new Set(run.polls.flatMap((poll) => poll.proposals).slice(0, PROPOSALS_PER_RUN));
+    const known = await knownProposals(env.ASSETS, db, config, [...proposals]);
     const inserted = await recordRun(db, {
       states: run.polls
         .filter((poll) => poll.asked)
         .map((poll) => ({
           feed: poll.source.feed,
-          state: settledState(poll, new Set(poll.proposals.map((proposal) => proposal.itemKey))),
+          state: settledState(
+            poll,
+            new Set(poll.proposals.filter((proposal) => proposals.has(proposal)).map((proposal) => proposal.itemKey)),
+          ),
         })),
       feeds: watched.map((source) => source.feed),
-      drafts: proposals.filter((proposal) => !known.has(proposal)),
+      drafts: [...proposals].filter((proposal) => !known.has(proposal)),
       report: buildSourceReport(
         run.polls.flatMap((poll) => (poll.check === null ? [] : [poll.check])),
         now,
@@ -90,11 +96,15 @@ export async function runScheduledWatch(env: WatchBindings, now: Date): Promise<
   }
 }
 
-/** The build's watch configuration (`/data/watch.json`), checked: a file of another shape fails the run. */
+/**
+ * The build's watch configuration (`/data/watch.json`): checked when the build wrote it, so trusted after its stamp
+ * and a look at its frame, as the other data files are (a zod parse every minute cost a tenth of a run).
+ */
 async function readWatchConfig(assets: Pick<Fetcher, 'fetch'>): Promise<WatchConfig> {
-  const parsed = WatchConfigFileSchema.safeParse(await readDataFileNow<unknown>(assets, BASE_URL, WATCH_CONFIG_PATH));
-  if (!parsed.success) throw new DataSourceUnavailable(`${WATCH_CONFIG_PATH} is not a watch configuration`);
-  return parsed.data;
+  const config = await readDataFileNow<unknown>(assets, BASE_URL, WATCH_CONFIG_PATH);
+  if (!hasWatchConfigFrame(config))
+    throw new DataSourceUnavailable(`${WATCH_CONFIG_PATH} carries this build's stamp but not its shape`);
+  return config;
 }
 
 /** The worker sends only to addresses the outbound policy allows: a feed it refuses is a failing source. */
@@ -109,7 +119,7 @@ function fetchAllowedFeed(
       kind: 'failed',
       reason: `is not read by the worker: the feed ${OUTBOUND_PROBLEM_MESSAGES[address.problem]}`,
     });
-  return fetchFeed(address.url, headers, DEFAULT_FETCH_LIMITS);
+  return fetchFeed(address.url, headers, { ...DEFAULT_FETCH_LIMITS, maxBytes: FEED_MAX_BYTES });
 }
 
 /**

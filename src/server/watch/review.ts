@@ -3,6 +3,7 @@ import { OUTBOUND_PROBLEM_MESSAGES, outboundAddress, type OutboundRules } from '
 import { backoffMs } from '../../core/watch/poll-state.ts';
 import { reviewMessage } from '../../core/watch/review-message.ts';
 import type { Event } from '../../core/schemas.ts';
+import { REVIEW_SENDS_PER_RUN } from './run-shares.ts';
 
 /**
  * Telling the review channel of new drafts (decisions.md, "Watched every minute, reviewed at once"): each draft
@@ -41,8 +42,6 @@ export function reviewChannel(
   return { channel: { ...address, repositoryUrl }, missing: [] };
 }
 
-/** Messages sent per cron run at most (the run's subrequests are limited; the rest go the next minute). */
-export const REVIEW_SENDS_PER_RUN = 10;
 /** Tries per message before it is given up (with backoff: about an hour of tries). */
 export const REVIEW_MAX_ATTEMPTS = 8;
 const SEND_TIMEOUT_MS = 10_000;
