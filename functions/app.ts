@@ -1,8 +1,10 @@
 import { judgePath, MAX_REDIRECTED_QUERY_LENGTH } from '../src/core/routes/canonical-path.ts';
+import { parseRouteInput } from '../src/core/routes/input.ts';
 import { matchRoute, ownsProviderPath } from '../src/core/routes/match.ts';
-import type { RouteSpec } from '../src/core/routes/route.ts';
+import { PAGE_METHODS, type RouteSpec } from '../src/core/routes/route.ts';
 import { CACHE_POLICIES } from '../src/core/routes/policy.ts';
-import { createContext, type EdgeBindings } from '../src/server/context.ts';
+import type { EdgeRoute, EdgeRouteId, EdgeRouteOf } from '../src/core/routes/table.ts';
+import { createContext, type EdgeBindings, type EdgeContext } from '../src/server/context.ts';
 import { DataSourceUnavailable } from '../src/server/data-source.ts';
 import { withValidator } from '../src/server/http/conditional.ts';
 import { optionsResponse } from '../src/server/http/cors.ts';
@@ -11,12 +13,16 @@ import {
   contentTooLarge,
   internalError,
   invalidProvider,
+  invalidQuery,
   methodNotAllowed,
+  notFoundIn,
   notAPath,
+  pageMethodNotAllowed,
   toCanonicalPath,
   uriTooLong,
 } from '../src/server/http/responses.ts';
-import { HANDLERS, type RouteHandler } from './handlers.ts';
+import { HANDLERS } from './handlers.ts';
+import type { EdgeHandlers } from './route-handler.ts';
 
 /**
  * The edge routes as one Web-standard function: a request in, a response out, or `undefined` when no route of
@@ -60,18 +66,40 @@ async function routeRequest(request: Request, env: EdgeBindings, now: Date): Pro
   }
   if (verdict.kind === 'notFound') return notAPath();
   const match = matchRoute(pathname);
-  if (match === undefined) return ownsProviderPath(pathname) ? invalidProvider() : undefined;
+  if (match === undefined) {
+    if (ownsProviderPath(pathname)) return invalidProvider();
+    // Astro's: pages (the 404 page too) and files, which only read; the table's routes say their own methods.
+    return PAGE_METHODS.includes(request.method) ? undefined : pageMethodNotAllowed();
+  }
   const { routes, params } = match;
   if (request.method === 'OPTIONS') return optionsResponse(routes);
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const route = routes.find((entry) => (entry.methods as readonly string[]).includes(method));
   if (route === undefined) return methodNotAllowed(routes);
-  const answer =
-    route.served === 'edge'
-      ? () => (HANDLERS[route.id as keyof typeof HANDLERS] as RouteHandler)(createContext(request, env, now), params)
-      : () => builtFile(request, env);
+  const answer = isEdgeRoute(route)
+    ? () => answerWithHandler(route.id, route, createContext(request, env, now), params)
+    : () => builtFile(request, env);
   const response = await withValidator(request, withRoutePolicy(route, await guarded(route, answer)));
   return request.method === 'HEAD' ? new Response(null, response) : response;
+}
+
+/** A route the worker answers itself: an edge entry of the table (the matcher's only source), each with a handler. */
+const isEdgeRoute = (route: RouteSpec): route is EdgeRoute => route.served === 'edge';
+
+/**
+ * The route's path parameters and query, parsed with its entry's schemas (src/core/routes/input.ts): a refused
+ * one is the route's `404` or `400 invalid_query`; the handler gets the parsed values, typed by the entry.
+ */
+function answerWithHandler<Id extends EdgeRouteId>(
+  id: Id,
+  route: EdgeRouteOf<Id>,
+  context: EdgeContext,
+  rawParams: Readonly<Record<string, string>>,
+): Promise<Response> | Response {
+  const parsed = parseRouteInput(route, rawParams, context.url.searchParams);
+  if (!parsed.ok) return parsed.refused === 'query' ? invalidQuery(parsed.issues) : notFoundIn(route);
+  const handler: EdgeHandlers[Id] = HANDLERS[id];
+  return handler(context, parsed.input);
 }
 
 /**

@@ -1,52 +1,39 @@
-import type { EdgeRouteId } from '../src/core/routes/table.ts';
+import { BADGE_HANDLERS } from './api/badges.ts';
+import { CALENDAR_HANDLERS } from './api/calendars.ts';
+import { EVENT_HANDLERS } from './api/events.ts';
+import { FEED_HANDLERS } from './api/feeds.ts';
+import { FORECAST_HANDLERS } from './api/forecast.ts';
+import { MARKDOWN_HANDLERS } from './api/markdown.ts';
+import { PUSH_HANDLERS } from './api/push.ts';
+import { SOURCE_HANDLERS } from './api/sources.ts';
+import { STATUS_HANDLERS } from './api/status.ts';
+import { TIMELINE_HANDLERS } from './api/timeline.ts';
 import type { EdgeContext } from '../src/server/context.ts';
-import { handleBadgeJson, handleBadgeSvg } from './api/badges.ts';
-import { handleAnnouncementCalendar, handleWindowCalendar } from './api/calendars.ts';
-import { handleFeed, redirectToFeed } from './api/feeds.ts';
-import { handleEvent } from './api/events.ts';
-import { handleForecast, handleForecastTrackRecord } from './api/forecast.ts';
-import { handleMarkdown } from './api/markdown.ts';
-import { handleSources } from './api/sources.ts';
-import { handleProviderStatus, handleStatus } from './api/status.ts';
-import { handleTimeline, handleTimelineCsv } from './api/timeline.ts';
-import { handlePushKey, handleSubscribe, handleUnsubscribe } from './api/push.ts';
-
-/** A route's handler: called only with a method the route table allows (HEAD as GET). */
-export type RouteHandler = (
-  context: EdgeContext,
-  params: Readonly<Record<string, string>>,
-) => Promise<Response> | Response;
+import type { EdgeHandlers } from './route-handler.ts';
 
 /**
- * MCP's handler and the SDK under it, loaded by the first MCP request of an isolate: they are a fifth of the
- * worker's code, and the isolate's start (module evaluation, before any request) spent about 13 ms parsing and
- * running them for every isolate, most of which never answer MCP (docs/performance.md).
+ * MCP's handler and the SDK under it, loaded by the first MCP request of an isolate: the isolate's start
+ * (module evaluation, before any request) spent about 10 ms parsing and running them for every isolate, most of
+ * which never answer MCP (docs/performance.md, "Module evaluation").
  */
-const handleMcp: RouteHandler = async (context) => (await import('./mcp/handler.ts')).handleMcp(context);
+const handleMcp = async (context: EdgeContext): Promise<Response> =>
+  (await import('./mcp/handler.ts')).handleMcp(context);
 
-/** One handler per edge route of the table; the type refuses a missing or an unknown one. */
-export const HANDLERS = {
-  getStatus: handleStatus,
-  getProviderStatus: handleProviderStatus,
-  getTimeline: handleTimeline,
-  getTimelineCsv: handleTimelineCsv,
-  getFeedRss: (context) => handleFeed(context, 'rss'),
-  getFeedAtom: (context) => handleFeed(context, 'atom'),
-  getFeedJson: (context) => handleFeed(context, 'json'),
-  redirectFeed: redirectToFeed,
-  getWindowCalendar: handleWindowCalendar,
-  getAnnouncementCalendar: handleAnnouncementCalendar,
-  getMarkdownEn: (context) => handleMarkdown(context, 'en'),
-  getMarkdownZh: (context) => handleMarkdown(context, 'zh'),
+/**
+ * One handler per edge route of the table, each module offering its own routes': the type refuses a missing
+ * one, and each module's `satisfies Partial<EdgeHandlers>` an unknown id or a handler of another route's input.
+ */
+export const HANDLERS: EdgeHandlers = {
+  ...STATUS_HANDLERS,
+  ...TIMELINE_HANDLERS,
+  ...FEED_HANDLERS,
+  ...CALENDAR_HANDLERS,
+  ...MARKDOWN_HANDLERS,
+  ...BADGE_HANDLERS,
+  ...EVENT_HANDLERS,
+  ...SOURCE_HANDLERS,
+  ...FORECAST_HANDLERS,
+  ...PUSH_HANDLERS,
   postMcp: handleMcp,
   postMcpAlias: handleMcp,
-  getBadgeSvg: handleBadgeSvg,
-  getBadgeJson: handleBadgeJson,
-  getEvent: handleEvent,
-  getSources: handleSources,
-  getForecast: handleForecast,
-  getForecastTrackRecord: handleForecastTrackRecord,
-  getPushKey: handlePushKey,
-  postPushSubscription: handleSubscribe,
-  deletePushSubscription: handleUnsubscribe,
-} satisfies Record<EdgeRouteId, RouteHandler>;
+};

@@ -6,7 +6,12 @@ import type { PublishedEvents } from '../src/core/dataset.ts';
 import { publishedFromContent } from './support/published.ts';
 import { PROVIDERS } from '../src/core/enums.ts';
 import { TIMELINE_CSV_COLUMNS } from '../src/core/render/timeline-csv.ts';
-import { StatusResponseSchema, TimelineResponseSchema } from '../src/core/schemas.ts';
+import {
+  ProviderStatusSchema,
+  type StatusResponse,
+  StatusResponseSchema,
+  TimelineResponseSchema,
+} from '../src/core/schemas.ts';
 import { loadContract } from './support/openapi-contract.ts';
 
 const baseUrl = inject('baseUrl');
@@ -59,6 +64,88 @@ describe('GET /api/status', () => {
     contract.expectBodyMatches('/api/status/{provider}', 404, error);
     expect(error).toEqual({ error: 'invalid_provider' });
   });
+});
+
+/**
+ * The lines /api/status.txt should hold for a board, written here from the decided format (decisions.md, "A
+ * status line for terminals and status bars") with Intl's number formatting, not the service's renderer.
+ */
+const tenths = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+  useGrouping: false,
+});
+const expectedLines = (entries: readonly StatusResponse['providers'][number][]) =>
+  entries
+    .map(({ provider, status, daysSince, nextEstimate }) =>
+      [provider, status, daysSince === null ? '-' : tenths.format(daysSince), nextEstimate ?? '-'].join('\t'),
+    )
+    .map((line) => `${line}\n`)
+    .join('');
+
+describe('GET /api/status.txt', () => {
+  /** The JSON it mirrors, fetched just before and just after it: the text matches one of the two moments. */
+  async function around(path: string, jsonPath: string) {
+    const before = await get(jsonPath);
+    const response = await get(path);
+    const after = await get(jsonPath);
+    const boards = [await before.json(), await after.json()] as unknown[];
+    return { response, boards, etags: [before.headers.get('etag'), after.headers.get('etag')] };
+  }
+
+  it('is one tab-separated line per provider in the enumeration’s order: the board /api/status has', async () => {
+    const { response, boards, etags } = await around('/api/status.txt', '/api/status');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe(API_CACHE);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(etags).toContain(response.headers.get('etag'));
+    const text = await response.text();
+    expect(text.endsWith('\n')).toBe(true);
+    const lines = text.slice(0, -1).split('\n');
+    expect(lines.map((line) => line.split('\t').length)).toEqual(PROVIDERS.map(() => 4));
+    expect(lines.map((line) => line.split('\t')[0])).toEqual([...PROVIDERS]);
+    const expected = boards.map((board) => expectedLines(StatusResponseSchema.parse(board).providers));
+    expect(expected).toContain(text);
+  });
+
+  it.each(PROVIDERS)(
+    '?provider=%s is that provider’s line alone, with /api/status/<provider>’s ETag',
+    async (provider) => {
+      const { response, boards, etags } = await around(
+        `/api/status.txt?provider=${provider}`,
+        `/api/status/${provider}`,
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get('etag')).toMatch(/^W\/"/);
+      expect(etags).toContain(response.headers.get('etag'));
+      const text = await response.text();
+      expect(text.split('\n')).toEqual([expect.stringMatching(new RegExp(`^${provider}\t`)), '']);
+      expect(boards.map((entry) => expectedLines([ProviderStatusSchema.parse(entry)]))).toContain(text);
+    },
+  );
+
+  it('answers 304 to its ETag, and HEAD with headers only', async () => {
+    const etag = (await get('/api/status.txt')).headers.get('etag')!;
+    const again = await get('/api/status.txt', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('cache-control')).toBe(API_CACHE);
+    const head = await get('/api/status.txt', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+
+  it.each(['provider=all', 'provider=nobody', 'provider=', 'provider=provider_a&provider=provider_b'])(
+    '?%s is 400 invalid_query, JSON',
+    async (query) => {
+      const response = await get(`/api/status.txt?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = await response.json();
+      contract.expectBodyMatches('/api/status.txt', 400, body);
+      expect(body).toMatchObject({ error: 'invalid_query', issues: [{ path: ['provider'] }] });
+    },
+  );
 });
 
 describe('GET /api/timeline', () => {

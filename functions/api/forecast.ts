@@ -4,6 +4,7 @@ import { routeById } from '../../src/core/routes/table.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { conditionalJson } from '../../src/server/http/conditional.ts';
 import { withHeaders } from '../../src/server/http/responses.ts';
+import type { EdgeHandlers } from '../route-handler.ts';
 
 const TRACK_RECORD_FILE = routeById('getForecastTrackRecord').prerendered!;
 
@@ -19,3 +20,8 @@ export async function handleForecast(context: EdgeContext): Promise<Response> {
 export async function handleForecastTrackRecord(context: EdgeContext): Promise<Response> {
   return withHeaders(await context.asset(TRACK_RECORD_FILE), { 'Content-Type': CONTENT_TYPES.json });
 }
+
+export const FORECAST_HANDLERS = {
+  getForecast: handleForecast,
+  getForecastTrackRecord: handleForecastTrackRecord,
+} satisfies Partial<EdgeHandlers>;

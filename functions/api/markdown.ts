@@ -7,9 +7,10 @@ import { BASE_URL } from '../../src/server/base-url.ts';
 import { SERVES_SAMPLE_DATA } from '../../src/server/sample-data.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { textResponse } from '../../src/server/http/responses.ts';
+import type { EdgeHandlers } from '../route-handler.ts';
 
 /** GET /index.md and /zh/index.md (spec 4.6): regenerated on every request. */
-export async function handleMarkdown(context: EdgeContext, locale: Locale): Promise<Response> {
+async function handleMarkdown(context: EdgeContext, locale: Locale): Promise<Response> {
   const dataset = await context.dataset();
   const board = boardFromSummaries(summariesOf(dataset), context.now);
   const events = recentEvents(dataset, 'all', MARKDOWN_LATEST_COUNT);
@@ -18,3 +19,8 @@ export async function handleMarkdown(context: EdgeContext, locale: Locale): Prom
     CONTENT_TYPES.markdown,
   );
 }
+
+export const MARKDOWN_HANDLERS = {
+  getMarkdownEn: (context) => handleMarkdown(context, 'en'),
+  getMarkdownZh: (context) => handleMarkdown(context, 'zh'),
+} satisfies Partial<EdgeHandlers>;

@@ -12,6 +12,7 @@ import { invalidRequest, jsonResponse, pushUnavailable, rateLimited } from '../.
 import { deleteSubscription, saveSubscription } from '../../src/server/push/subscriptions-store.ts';
 import { allowsLoopbackReceiver, readVapidKeys } from '../../src/server/push/vapid.ts';
 import type { z } from 'zod';
+import type { EdgeHandlers } from '../route-handler.ts';
 
 /**
  * Web Push's routes (decisions.md, "Push notifications"; docs/push.md): the public key, and the one write path
@@ -110,3 +111,9 @@ export async function handleUnsubscribe(context: EdgeContext): Promise<Response>
     return new Response(null, { status: 204 });
   });
 }
+
+export const PUSH_HANDLERS = {
+  getPushKey: handlePushKey,
+  postPushSubscription: handleSubscribe,
+  deletePushSubscription: handleUnsubscribe,
+} satisfies Partial<EdgeHandlers>;

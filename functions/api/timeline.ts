@@ -1,4 +1,4 @@
-import { parseQuery, TIMELINE_LIMIT, TimelineCsvQuerySchema, TimelineQuerySchema } from '../../src/core/api/query.ts';
+import { TIMELINE_LIMIT } from '../../src/core/api/query.ts';
 import { buildTimelineResponse, type TimelineSelection } from '../../src/core/api/timeline.ts';
 import { recentEvents } from '../../src/core/dataset.ts';
 import { renderTimelineCsv, timelineCsvFileName } from '../../src/core/render/timeline-csv.ts';
@@ -7,7 +7,8 @@ import { routeById } from '../../src/core/routes/table.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { conditionalJson } from '../../src/server/http/conditional.ts';
-import { invalidQuery, textResponse, withHeaders } from '../../src/server/http/responses.ts';
+import { textResponse, withHeaders } from '../../src/server/http/responses.ts';
+import type { EdgeHandlers } from '../route-handler.ts';
 
 /** The unfiltered default is a prerendered file; any other selection is computed here. */
 const isDefault = ({ provider, limit }: TimelineSelection) => provider === 'all' && limit === TIMELINE_LIMIT.default;
@@ -25,19 +26,14 @@ async function answerCsv(context: EdgeContext, selection: TimelineSelection): Pr
   return textResponse(renderTimelineCsv(events, BASE_URL), CONTENT_TYPES.csv, csvHeaders(selection));
 }
 
-/** GET /api/timeline (spec 4.2). */
-export async function handleTimeline(context: EdgeContext): Promise<Response> {
-  const query = parseQuery(TimelineQuerySchema, context.url.searchParams);
-  if (!query.ok) return invalidQuery(query.issues);
-  const { format, ...selection } = query.value;
-  if (format === 'csv') return answerCsv(context, selection);
-  if (isDefault(selection))
-    return withHeaders(await context.asset(TIMELINE_FILE), { 'Content-Type': CONTENT_TYPES.json });
-  return conditionalJson(context.request, buildTimelineResponse(await context.dataset(), selection, context.now));
-}
-
-/** GET /api/timeline.csv (spec 4.3). */
-export async function handleTimelineCsv(context: EdgeContext): Promise<Response> {
-  const query = parseQuery(TimelineCsvQuerySchema, context.url.searchParams);
-  return query.ok ? answerCsv(context, query.value) : invalidQuery(query.issues);
-}
+export const TIMELINE_HANDLERS = {
+  /** GET /api/timeline (spec 4.2). */
+  getTimeline: async (context, { query: { format, ...selection } }) => {
+    if (format === 'csv') return answerCsv(context, selection);
+    if (isDefault(selection))
+      return withHeaders(await context.asset(TIMELINE_FILE), { 'Content-Type': CONTENT_TYPES.json });
+    return conditionalJson(context.request, buildTimelineResponse(await context.dataset(), selection, context.now));
+  },
+  /** GET /api/timeline.csv (spec 4.3). */
+  getTimelineCsv: (context, { query }) => answerCsv(context, query),
+} satisfies Partial<EdgeHandlers>;

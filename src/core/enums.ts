@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { BOARD_STATUSES, EVENT_KINDS, PROVIDERS } from './vocabulary.ts';
 
-/** The enumerations as zod schemas, named for the OpenAPI document; values and labels are in vocabulary.ts. */
+/**
+ * The enumerations as zod schemas, named for the OpenAPI document; the values are in vocabulary.ts, their
+ * labels with the other words in src/core/i18n (labels.ts).
+ */
 
 export * from './vocabulary.ts';
-export { KIND_LABELS, PROVIDER_LABELS, STATUS_LABELS } from './i18n/labels.ts';
 
 export const ProviderSchema = z.enum(PROVIDERS).meta({ id: 'Provider' });
 export const EventKindSchema = z.enum(EVENT_KINDS).meta({ id: 'EventKind' });

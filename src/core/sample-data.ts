@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { en } from './i18n/en.ts';
-import { zh } from './i18n/zh.ts';
+import { TRANSLATIONS } from './i18n/index.ts';
 import type { Locale } from './vocabulary.ts';
 
 /**
@@ -36,4 +35,7 @@ export function parseDatasetMarker(text: string): MarkerReading {
 export const SAMPLE_DATA_HEADER = 'X-Sample-Data';
 
 /** The notice every page shows, and the Markdown mirror says, while the sample set is served. */
-export const SAMPLE_DATA_NOTICE: Record<Locale, string> = { en: en.sampleDataNotice, zh: zh.sampleDataNotice };
+export const SAMPLE_DATA_NOTICE: Record<Locale, string> = {
+  en: TRANSLATIONS.en.sampleDataNotice,
+  zh: TRANSLATIONS.zh.sampleDataNotice,
+};

@@ -162,6 +162,8 @@ export const ErrorBodySchema = z
       'invalid_request',
       'rate_limited',
       'push_unavailable',
+      // Another method than GET or HEAD on a page (decisions.md, "The board on a phone").
+      'method_not_allowed',
     ]),
     issues: z
       .array(

@@ -1,7 +1,7 @@
 /**
- * The spec's vocabulary (2.1, 2.2, 2.3), free of any library and of the translations so that browser scripts
- * can use it without carrying every word; the labels are in src/core/i18n/labels.ts. `enums.ts` builds the zod
- * schemas from these values (and re-exports the labels).
+ * The spec's vocabulary (2.1, 2.2, 2.3): the values only, free of any library and of any word, so that browser
+ * scripts can use it without carrying the translations. The labels are in src/core/i18n/labels.ts; `enums.ts`
+ * builds the zod schemas from these values.
  */
 
 export const PROVIDERS = ['provider_a', 'provider_b', 'provider_c'] as const;

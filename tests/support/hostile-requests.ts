@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import type { RouteSpec } from '../../src/core/routes/route.ts';
+import { ROUTES } from '../../src/core/routes/table.ts';
 
 /** Hostile query strings and path segments for the HTTP fuzz tests (and `npm run fuzz`). */
 
@@ -109,7 +111,7 @@ export const hostileMcpBody = fc.oneof(
 export interface HostileProbe {
   path: string;
   init?: RequestInit;
-  allowed: number[];
+  allowed: readonly number[];
   /** The largest body the answer may have, when it is bounded (an MCP batch: at most 20 messages' answers). */
   maxBodyBytes?: number;
 }
@@ -206,3 +208,38 @@ export const mcpBatchRequest = (headers: () => Record<string, string> = () => ({
         maxBodyBytes: BATCH_ANSWER_MAX_BYTES,
       };
     });
+
+/**
+ * The statuses the route table lets a route answer a GET that sends no validator: its success, `400` where it
+ * takes a query, `404` where it has a path parameter, and the errors it declares (the push key's `503` on a
+ * deployment without push). Never `304` (nothing is sent to match) nor `500` (the fuzzers' data is whole).
+ */
+export function statusesOf(route: RouteSpec): number[] {
+  const statuses: number[] = [route.ok.status ?? 200];
+  if (route.query !== undefined) statuses.push(400);
+  if (route.pathParams !== undefined) statuses.push(404);
+  return [...statuses, ...Object.keys(route.requestErrors ?? {}).map(Number)];
+}
+
+const TABLE: readonly RouteSpec[] = ROUTES;
+const edgeReads = TABLE.filter((route) => route.served === 'edge' && route.methods.includes('GET'));
+
+/** Every edge GET route without path parameters, from the table, with the statuses it may answer. */
+export const QUERY_FUZZ_ROUTES: readonly (readonly [path: string, statuses: readonly number[]])[] = edgeReads
+  .filter((route) => route.pathParams === undefined)
+  .map((route) => [route.path, statusesOf(route)]);
+
+/**
+ * Each fixed prefix of the edge GET routes with a path parameter (`/api/status/`, `/badge/`, `/api/events/`), from
+ * the table, with the statuses the routes under it may answer.
+ */
+export const SEGMENT_FUZZ_PREFIXES: readonly (readonly [prefix: string, statuses: readonly number[]])[] = [
+  ...new Set(
+    edgeReads
+      .filter((route) => route.pathParams !== undefined)
+      .map((route) => route.path.slice(0, route.path.indexOf('{'))),
+  ),
+].map((prefix) => [
+  prefix,
+  [...new Set(edgeReads.filter((route) => route.path.startsWith(prefix)).flatMap(statusesOf))].sort((a, b) => a - b),
+]);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ForecastSchema } from '../forecast/schemas.ts';
 import { EventSchema, StatusResponseSchema } from '../schemas.ts';
+import { ROUTES } from '../routes/table.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
 const document = buildOpenApiDocument('https://board.example');
@@ -17,41 +18,21 @@ describe('buildOpenApiDocument', () => {
     });
   });
 
-  it('describes every path of the API, the aliases included', () => {
-    expect(Object.keys(document['paths'] as object).sort()).toEqual(
-      [
-        '/api/status',
-        '/api/status/{provider}',
-        '/api/timeline',
-        '/api/timeline.csv',
-        '/feed.xml',
-        '/feed.atom',
-        '/feed.json',
-        '/api/feed',
-        '/api/ics',
-        '/index.md',
-        '/zh/index.md',
-        '/llms.txt',
-        '/openapi.json',
-        '/mcp',
-        '/api/mcp',
-        '/calendar.ics',
-        '/calendar/{provider}.ics',
-        '/badge/{provider}.svg',
-        '/badge/{provider}.json',
-        '/data/events/index.json',
-        '/data/events/{provider}/{year}.json',
-        '/.well-known/mcp.json',
-        '/.well-known/mcp/server-card.json',
-        '/data/board.json',
-        '/api/events/{id}',
-        '/api/sources',
-        '/api/forecast',
-        '/api/forecast/track-record',
-        '/api/push/key',
-        '/api/push/subscriptions',
-      ].sort(),
-    );
+  it('describes every path of the route table, each method as its entry’s operation, and nothing else', () => {
+    const paths = document['paths'] as Record<string, Record<string, { operationId: string }>>;
+    expect(Object.keys(paths).sort()).toEqual([...new Set(ROUTES.map((route) => route.path))].sort());
+    for (const route of ROUTES)
+      for (const method of route.methods) {
+        expect(paths[route.path]![method.toLowerCase()]?.operationId, `${method} ${route.path}`).toBe(route.id);
+        if (method === 'GET') expect(paths[route.path]!['head']?.operationId).toBe(`${route.id}Head`);
+      }
+  });
+
+  it('describes the endpoints the spec names (section 4), with their aliases', () => {
+    for (const path of ['/api/status', '/api/timeline', '/api/timeline.csv', '/feed.xml', '/api/feed', '/api/ics'])
+      expect(document['paths'], path).toHaveProperty([path, 'get']);
+    for (const path of ['/index.md', '/zh/index.md']) expect(document['paths'], path).toHaveProperty([path, 'get']);
+    for (const path of ['/mcp', '/api/mcp']) expect(document['paths'], path).toHaveProperty([path, 'post']);
   });
 
   it('says a push write may answer 503 with Retry-After, and the key (a read) 503 without', () => {

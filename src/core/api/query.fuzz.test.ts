@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { longString } from '../../../tests/support/hostile-requests.ts';
-import { FeedQuerySchema, IcsQuerySchema, parseQuery, TimelineCsvQuerySchema, TimelineQuerySchema } from './query.ts';
+import {
+  OneProviderQuerySchema,
+  IcsQuerySchema,
+  parseQuery,
+  TimelineCsvQuerySchema,
+  TimelineQuerySchema,
+} from './query.ts';
 
 /** Every query parser against hostile query strings: it answers, never throws, and never lets garbage through. */
 
@@ -57,7 +63,7 @@ const queries = fc.array(fc.tuple(fc.constantFrom(...KEYS), hostileValue), { max
 describe.each([
   ['timeline', TimelineQuerySchema],
   ['timeline CSV', TimelineCsvQuerySchema],
-  ['feeds', FeedQuerySchema],
+  ['feeds', OneProviderQuerySchema],
   ['calendar', IcsQuerySchema],
 ])('the %s query parser', (_, schema) => {
   it('answers every query with a valid value or with issues that say where', () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { FeedQuerySchema, IcsQuerySchema, parseQuery, TimelineCsvQuerySchema, TimelineQuerySchema } from './query.ts';
+import {
+  OneProviderQuerySchema,
+  IcsQuerySchema,
+  parseQuery,
+  TimelineCsvQuerySchema,
+  TimelineQuerySchema,
+} from './query.ts';
 
 const parse = (schema: Parameters<typeof parseQuery>[0], query: string) =>
   parseQuery(schema, new URLSearchParams(query));
@@ -53,11 +59,11 @@ describe('parseQuery: feeds', () => {
     ['', {}],
     ['provider=provider_a', { provider: 'provider_a' }],
   ])('accepts ?%s', (query, expected) => {
-    expect(parse(FeedQuerySchema, query)).toEqual({ ok: true, value: expected });
+    expect(parse(OneProviderQuerySchema, query)).toEqual({ ok: true, value: expected });
   });
 
   it.each(['provider=all', 'provider=nope', 'provider=provider_a&provider=provider_a'])('refuses ?%s', (query) => {
-    expect(parse(FeedQuerySchema, query).ok).toBe(false);
+    expect(parse(OneProviderQuerySchema, query).ok).toBe(false);
   });
 });
 

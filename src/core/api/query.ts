@@ -32,10 +32,11 @@ export type TimelineQuery = z.infer<typeof TimelineQuerySchema>;
 
 export const TimelineCsvQuerySchema = TimelineQuerySchema.omit({ format: true });
 
-export const FeedQuerySchema = z.object({
+/** `?provider=` naming one provider, or none for all three: the feeds, the announcement calendar, the status lines. */
+export const OneProviderQuerySchema = z.object({
   provider: z.enum(PROVIDERS).optional().describe('one provider; omit for all three'),
 });
-export type FeedQuery = z.infer<typeof FeedQuerySchema>;
+export type OneProviderQuery = z.infer<typeof OneProviderQuerySchema>;
 
 /** IANA zone names as the spec allows them (only echoed, never interpreted). */
 export const TZ_PATTERN = /^[A-Za-z0-9_+\-/]+$/;

@@ -13,6 +13,7 @@ import {
 import type { Event } from '../schemas.ts';
 import { teaseIsLive } from '../status-word.ts';
 import {
+  CHANCE_BY_DAY_DAYS,
   FORECAST_HORIZONS,
   type Forecast,
   type ForecastBasis,
@@ -191,7 +192,7 @@ export const forecastResponse = (
 });
 
 /** The chance of a reset within each of the next `days` days (the provider page's chart); null without a `cadence` basis. */
-export function chanceByDay(summary: ProviderSummary, now: Date, days = 14): number[] | null {
+export function chanceByDay(summary: ProviderSummary, now: Date, days = CHANCE_BY_DAY_DAYS): number[] | null {
   const judgement = judgeForecast(forecastFactsFromSummary(summary, now));
   if (judgement.basis !== 'cadence') return null;
   return Array.from({ length: days }, (_, index) => probability(chanceWithin(judgement, index + 1)) ?? 0);

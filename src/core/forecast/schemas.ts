@@ -21,6 +21,9 @@ export type ForecastBasis = z.infer<typeof ForecastBasisSchema>;
 export const FORECAST_HORIZONS = { '1d': 1, '3d': 3, '7d': 7 } as const;
 export type ForecastHorizon = keyof typeof FORECAST_HORIZONS;
 
+/** How many days ahead the provider page's chart gives the chance of a reset (`chanceByDay`). */
+export const CHANCE_BY_DAY_DAYS = 14;
+
 const Probability = z.number().min(0).max(1).nullable();
 
 export const ForecastSchema = z

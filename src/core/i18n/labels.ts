@@ -1,8 +1,19 @@
 import type { BoardStatus, EventKind, Locale, Provider } from '../vocabulary.ts';
-import { en } from './en.ts';
-import { zh } from './zh.ts';
+import { TRANSLATIONS } from './index.ts';
 
-/** The labels (decisions.md, "Names and labels") per locale, from the translation files beside this one. */
-export const PROVIDER_LABELS: Record<Locale, Record<Provider, string>> = { en: en.providers, zh: zh.providers };
-export const KIND_LABELS: Record<Locale, Record<EventKind, string>> = { en: en.kinds, zh: zh.kinds };
-export const STATUS_LABELS: Record<Locale, Record<BoardStatus, string>> = { en: en.statuses, zh: zh.statuses };
+/**
+ * The labels (decisions.md, "Names and labels") per locale, from the locale folders beside this one. The
+ * vocabulary (src/core/vocabulary.ts) holds the values only; whoever shows a label imports it from here.
+ */
+export const PROVIDER_LABELS: Record<Locale, Record<Provider, string>> = {
+  en: TRANSLATIONS.en.providers,
+  zh: TRANSLATIONS.zh.providers,
+};
+export const KIND_LABELS: Record<Locale, Record<EventKind, string>> = {
+  en: TRANSLATIONS.en.kinds,
+  zh: TRANSLATIONS.zh.kinds,
+};
+export const STATUS_LABELS: Record<Locale, Record<BoardStatus, string>> = {
+  en: TRANSLATIONS.en.statuses,
+  zh: TRANSLATIONS.zh.statuses,
+};

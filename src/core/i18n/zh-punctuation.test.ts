@@ -5,16 +5,13 @@ import { compareNewestFirst } from '../ordering.ts';
 import { renderBoardMarkdown } from '../render/markdown.ts';
 import { relativeTime } from '../render/relative-time.ts';
 import { makeEvent, makeForecast, NOW, resetsWithGaps } from '../test-events.ts';
-import { FORECAST_PAGE_WORDS } from './forecast-page.ts';
-import { weekdayMinute } from './format.ts';
-import { zh } from './zh.ts';
+import { zh } from './zh/index.ts';
 
 /**
- * Beside chinese-style.test.ts, which reads the source's literals: the strings as the service gives them out.
  * The Chinese proofreading rules (docs/website.md, "Chinese style"), written here rather than taken from the code
- * under test, checked over every Chinese string the service says: every value of zh.ts and of the forecast
- * page's words (functions called with sample arguments), the Chinese Markdown mirror, and the relative times
- * and dates the Chinese pages show.
+ * under test, checked over every Chinese string the service says: every value of zh/index.ts (its functions
+ * called with sample arguments, the forecast page's words and the date forms among them), the Chinese Markdown
+ * mirror, and the relative times the Chinese pages show.
  */
 
 const HAN = String.raw`\p{Script=Han}`;
@@ -41,7 +38,7 @@ const EVENTS = [...resetsWithGaps([7, 8, 6, 9], 2), makeEvent({ provider: 'provi
 );
 const BOARD = deriveBoard(EVENTS, NOW);
 const ROWS = BOARD.providers;
-const AGO = ['刚刚', '4 分钟前', '3 小时前'];
+const AGO = ['刚刚', '40 秒前', '4 分钟前', '3 小时前'];
 
 /** Sample arguments for each function of the Chinese words, by its key path; a new function needs an entry. */
 const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
@@ -49,6 +46,7 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'sourceHealth.delayed': AGO.map((ago) => [ago]),
   'sourceHealth.answering': [[3, 4]],
   'sourceHealth.failing': [[1]],
+  'sourceHealth.secondsAgo': [[40]],
   'sourceHealth.minutesAgo': [[4]],
   'sourceHealth.hoursAgo': [[3]],
   'sourceHealth.daysAgo': [[2]],
@@ -81,10 +79,21 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'push.effectiveTitle': [['供应商 A', '额度提升']],
   'push.scheduledFor': [['11月24日 周二 17:00 UTC']],
   'push.inEffectSince': [['11月24日 周二 17:00 UTC']],
-  byDayDescription: [['18 %', '92 %']],
-  withinDays: [[1], [14]],
-  likelyWindow: [['11月25日 周三 00:00 UTC', '11月28日 周六 00:00 UTC']],
-  trackSince: [['2026-06-10T08:00:00.000Z', 40]],
+  'forecastPage.byDayDescription': [['18 %', '92 %']],
+  'forecastPage.withinDays': [[1], [14]],
+  'forecastPage.likelyWindow': [['11月25日 周三 00:00 UTC', '11月28日 周六 00:00 UTC']],
+  'forecastPage.trackSince': [['2026-06-10T08:00:00.000Z', 40]],
+  'formats.days': [[3.5]],
+  'formats.weekdayMinute': [[FORECAST.announcedFor]],
+  'glance.passedAgo': AGO.map((ago) => [ago]),
+  'glance.worseThanBaseRate': [
+    [['24 小时内'], ['0.057'], ['0.047']],
+    [
+      ['24 小时内', '7 天内'],
+      ['0.245', '1.000'],
+      ['0.222', '0.000'],
+    ],
+  ],
 };
 for (const basis of FORECAST_BASES)
   SAMPLE_ARGUMENTS[`forecast.sentences.${basis}`] = [[{ ...FORECAST, basis }], [{ ...FORECAST, basis, sampleSize: 0 }]];
@@ -118,13 +127,11 @@ const markdownLines = renderBoardMarkdown({
 
 const EVERY_STRING: [string, string][] = [
   ...strings(zh, ''),
-  ...strings(FORECAST_PAGE_WORDS.zh, ''),
   ...markdownLines,
   ...[-6.5 * 86_400_000, -3 * 3_600_000, -5 * 60_000, 2 * 86_400_000].map((delta): [string, string] => [
     'relativeTime',
     relativeTime(NOW.getTime() + delta, NOW.getTime(), 'zh'),
   ]),
-  ['weekdayMinute', weekdayMinute(FORECAST.announcedFor, 'zh')],
 ];
 const ALL_STRINGS = EVERY_STRING.filter(([, text]) => new RegExp(HAN, 'u').test(text));
 

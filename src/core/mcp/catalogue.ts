@@ -1,29 +1,25 @@
-import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { z } from 'zod';
 import { ProviderFilterSchema } from '../api/query.ts';
+import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { EventKindSchema, ProviderSchema } from '../enums.ts';
 import { ForecastSchema } from '../forecast/schemas.ts';
-import { EventSchema, NextEstimateSchema, StatusResponseSchema, UtcTimestampSchema } from '../schemas.ts';
 import { routeById } from '../routes/table.ts';
-import { compactJsonSchema } from './json-schema.ts';
+import { EventSchema, NextEstimateSchema, StatusResponseSchema, UtcTimestampSchema } from '../schemas.ts';
 import { API_VERSION, SERVICE_MACHINE_NAME, SERVICE_NAME } from '../site.ts';
 
 /**
- * What the MCP server offers, described once: the server (functions/mcp/server.ts) registers exactly these,
- * and the discovery document (/.well-known/mcp.json) lists them.
+ * What the MCP server offers, described once: the server (functions/mcp/server.ts) registers exactly these, and
+ * the server card (/.well-known/mcp.json) lists them. Tool schemas are the core's zod schemas.
  */
 
-export const MCP_SERVER_INFO = { name: SERVICE_MACHINE_NAME, title: SERVICE_NAME, version: API_VERSION } as const;
-
-/** The favicon, as the site links it (src/layouts/Base.astro): one scalable icon for hosts that show servers. */
-export const MCP_ICON_PATH = '/favicon.svg';
-
-/** `serverInfo` as initialize answers it: the name and version, and what a host shows of the server. */
+/** `serverInfo`: the name and version, and what a host shows of the server (the site's favicon as its icon). */
 export const mcpServerInfo = (baseUrl: string) => ({
-  ...MCP_SERVER_INFO,
+  name: SERVICE_MACHINE_NAME,
+  title: SERVICE_NAME,
+  version: API_VERSION,
   description: `Official usage-limit reset announcements of three AI coding-tool providers, with a status board and a cadence estimate (never a vendor schedule).`,
   websiteUrl: `${baseUrl}/`,
-  icons: [{ src: `${baseUrl}${MCP_ICON_PATH}`, mimeType: 'image/svg+xml', sizes: ['any'] }],
+  icons: [{ src: `${baseUrl}/favicon.svg`, mimeType: 'image/svg+xml', sizes: ['any'] }],
 });
 
 export const MCP_INSTRUCTIONS = [
@@ -38,64 +34,51 @@ export const MCP_INSTRUCTIONS = [
   'or a promise; quote it as such, with its sampleSize, and say there is no forecast when the probabilities are null.',
 ].join(' ');
 
-export const TIMELINE_TOOL_LIMIT = { min: 1, max: 100, default: 20 } as const;
-
-export const TimelineToolInput = {
-  provider: ProviderFilterSchema.default('all').describe('one provider, or all three'),
-  limit: z
-    .int()
-    .min(TIMELINE_TOOL_LIMIT.min)
-    .max(TIMELINE_TOOL_LIMIT.max)
-    .default(TIMELINE_TOOL_LIMIT.default)
-    .describe('how many announcements, newest first'),
-  kind: EventKindSchema.optional().describe('only announcements of this kind (reset, banked, boost, promo, tease)'),
-};
-
-export const TimelineToolOutput = z.strictObject({
+const TimelineToolOutput = z.strictObject({
   provider: ProviderFilterSchema,
   updatedAt: UtcTimestampSchema,
   events: z.array(
     EventSchema.extend({ pageUrl: z.url().describe('the permanent anchor {base_url}/<provider>#event-<id>') }),
   ),
 });
-export type TimelineToolResult = z.infer<typeof TimelineToolOutput>;
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
-export const NextEstimateToolInput = { provider: ProviderSchema.describe('the provider to estimate') };
-
-/** What tools/list says of each tool's result (the registration below takes the same schemas as shapes). */
-const TOOL_OUTPUTS = {
-  get_status: StatusResponseSchema,
-  get_timeline: TimelineToolOutput,
-  get_next_estimate: NextEstimateSchema,
-  get_forecast: ForecastSchema,
-} as const;
-export const ForecastToolInput = { provider: ProviderSchema.describe('the provider to forecast') };
-const TOOL_INPUTS = {
-  get_status: {},
-  get_timeline: TimelineToolInput,
-  get_next_estimate: NextEstimateToolInput,
-  get_forecast: ForecastToolInput,
-};
-
-/** Output schemas are given as shapes: MCP wants `type: object` at the top, where a named schema would be a `$ref`. */
+/**
+ * Each tool as registerTool takes it: the arguments as a zod shape, the result as the core's zod schema. An
+ * argument's enum is a fresh one of the core's values: a schema with an id would be a `$ref` in tools/list, which
+ * hosts that resolve no references cannot read.
+ */
 export const MCP_TOOLS = {
   get_status: {
     title: 'Board status',
     description:
       'The full status board, the same as GET /api/status: per provider the status word, last reset, days since, nextEstimate (a cadence estimate, not a schedule) and statistics.',
-    outputSchema: StatusResponseSchema.shape,
+    inputSchema: {},
+    outputSchema: StatusResponseSchema,
+    annotations: READ_ONLY,
   },
   get_timeline: {
     title: 'Recent announcements',
     description:
       'Recent official announcements, newest first, each with pageUrl (its permanent page) and sourceUrl (the original post).',
-    outputSchema: TimelineToolOutput.shape,
+    inputSchema: {
+      provider: z.enum(ProviderFilterSchema.options).default('all').describe('one provider, or all three'),
+      limit: z.int().min(1).max(100).default(20).describe('how many announcements, newest first'),
+      kind: z
+        .enum(EventKindSchema.options)
+        .optional()
+        .describe('only announcements of this kind (reset, banked, boost, promo, tease)'),
+    },
+    outputSchema: TimelineToolOutput,
+    annotations: READ_ONLY,
   },
   get_next_estimate: {
     title: 'Next reset estimate',
     description:
       'For one provider: the last reset, days since it, nextEstimate, the median gap and how many gaps it rests on, and a note that it is only an estimate.',
-    outputSchema: NextEstimateSchema.shape,
+    inputSchema: { provider: z.enum(ProviderSchema.options).describe('the provider to estimate') },
+    outputSchema: NextEstimateSchema,
+    annotations: READ_ONLY,
   },
   get_forecast: {
     title: 'Chance of a reset soon',
@@ -108,27 +91,13 @@ export const MCP_TOOLS = {
       '(basis "insufficient"), when the wait is already longer than every gap on record ("beyond_history"), when a',
       'reset is announced or teased for a later time ("announced", "teased": see announcedFor), or without data ("no_data").',
     ].join(' '),
-    outputSchema: ForecastSchema.shape,
+    inputSchema: { provider: z.enum(ProviderSchema.options).describe('the provider to forecast') },
+    outputSchema: ForecastSchema,
+    annotations: READ_ONLY,
   },
 } as const;
 
-export const READ_ONLY_TOOL = { readOnlyHint: true, openWorldHint: false } as const;
-
-/**
- * tools/list as the server answers it: every schema self-contained (enums inline, no `$ref`) and compact
- * (src/core/mcp/json-schema.ts). The SDK's own listing nests named schemas behind `$ref` and `allOf`.
- */
-export const mcpToolList = () =>
-  Object.entries(MCP_TOOLS).map(([name, tool]) => ({
-    name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: compactJsonSchema(z.object(TOOL_INPUTS[name as keyof typeof MCP_TOOLS]), 'input', true),
-    outputSchema: compactJsonSchema(TOOL_OUTPUTS[name as keyof typeof MCP_TOOLS], 'output', false),
-    annotations: READ_ONLY_TOOL,
-  }));
-
-/** A stateless server's lists never change under a client: no `listChanged`, no `subscribe`. */
+/** Stateless: no list ever changes under a client, so no `listChanged` and no `subscribe`. */
 export const MCP_CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} } as const;
 
 export const MCP_RESOURCES = {
@@ -153,10 +122,7 @@ export const MCP_RESOURCES = {
   },
 } as const;
 
-/**
- * One provider's slice of a resource (RFC 6570 templates under the base URL): `resources/templates/list` names
- * them, `resources/list` lists their expansions and `completion/complete` offers the provider ids.
- */
+/** One provider's slice of a resource: RFC 6570 templates under the base URL, `{provider}` completed. */
 export const MCP_RESOURCE_TEMPLATES = {
   'provider-status': {
     uriTemplate: '/api/status/{provider}',
@@ -181,28 +147,34 @@ export const MCP_PROMPTS = {
   },
 } as const;
 
-/** MCP's address and its alias, as the route table names them. */
-export const MCP_PATHS = [routeById('postMcp').path, routeById('postMcpAlias').path] as const;
+/** The text of the `should-i-wait` prompt for one provider (`label`: its name as people read it). */
+export const shouldIWaitText = (provider: string, label: string): string =>
+  [
+    `I have hit my usage limit on ${label} (${provider}). Should I wait for a reset?`,
+    `Call get_next_estimate with provider "${provider}" and get_status, then answer from those facts only:`,
+    'the last reset and how long ago it was, the current status word, and the cadence estimate with the number of gaps it rests on.',
+    'Say plainly that the estimate is not a vendor schedule and that no reset is promised; an estimate in the past means "any time now", not "late".',
+    'If the history is too short for an estimate, say so instead of guessing. Link the original post of the last reset (sourceUrl).',
+    `get_forecast with provider "${provider}" adds the chance of a reset within 1, 3 and 7 days: quote it as a pattern in past gaps, not a vendor plan, with the number of gaps it rests on.`,
+  ].join(' ');
 
-/** `/.well-known/mcp.json`: a server card (the MCP server-card draft), so a client can learn the server without connecting. */
+/** `/.well-known/mcp.json`: a server card (the MCP server-card draft), to learn the server without connecting. */
 export const buildMcpServerCard = (baseUrl: string) => ({
   ...mcpServerInfo(baseUrl),
   description: MCP_INSTRUCTIONS,
   transport: {
     type: 'streamable-http',
-    url: `${baseUrl}${MCP_PATHS[0]}`,
-    alternateUrls: [`${baseUrl}${MCP_PATHS[1]}`],
+    url: `${baseUrl}${routeById('postMcp').path}`,
+    alternateUrls: [`${baseUrl}${routeById('postMcpAlias').path}`],
   },
   authentication: { required: false },
   rateLimit: { requestsPerMinutePerIp: 60 },
   capabilities: MCP_CAPABILITIES,
-  tools: Object.entries(MCP_TOOLS).map(([name, tool]) => ({ name, title: tool.title, description: tool.description })),
-  resources: Object.entries(MCP_RESOURCES).map(([name, resource]) => ({
+  tools: Object.entries(MCP_TOOLS).map(([name, { title, description }]) => ({ name, title, description })),
+  resources: Object.entries(MCP_RESOURCES).map(([name, { path, ...resource }]) => ({
     name,
-    uri: `${baseUrl}${resource.path}`,
-    title: resource.title,
-    description: resource.description,
-    mimeType: resource.mimeType,
+    uri: `${baseUrl}${path}`,
+    ...resource,
   })),
   resourceTemplates: Object.entries(MCP_RESOURCE_TEMPLATES).map(([name, template]) => ({
     name,

@@ -1,5 +1,6 @@
 import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
-import { PROVIDER_LABELS, type Provider } from '../enums.ts';
+import type { Provider } from '../enums.ts';
+import { PROVIDER_LABELS } from '../i18n/labels.ts';
 import { effectiveMs } from '../ordering.ts';
 import type { Event, StatusResponse } from '../schemas.ts';
 import { eventPageUrl, SERVICE_MACHINE_NAME, SERVICE_NAME } from '../site.ts';

@@ -1,6 +1,7 @@
 import { escapeUTF8 as escapeHtml } from 'entities';
 import { generateAtomFeed, generateJsonFeed, generateRssFeed } from 'feedsmith';
-import { PROVIDER_LABELS, type Provider } from '../enums.ts';
+import type { Provider } from '../enums.ts';
+import { PROVIDER_LABELS } from '../i18n/labels.ts';
 import type { Event } from '../schemas.ts';
 import { eventPageUrl, SERVICE_NAME } from '../site.ts';
 import { FEED_FORMATS, FEED_ITEM_LIMIT, type FeedFormat } from './feed-formats.ts';

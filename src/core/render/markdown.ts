@@ -1,10 +1,9 @@
 import type { Locale } from '../enums.ts';
-import { KIND_LABELS, PROVIDER_LABELS, STATUS_LABELS } from '../enums.ts';
 import { endpointListings } from '../api/endpoints.ts';
 import type { Event, StatusResponse } from '../schemas.ts';
 import { eventPageUrl, SERVICE_NAME } from '../site.ts';
-import { days } from '../i18n/format.ts';
 import { TRANSLATIONS } from '../i18n/index.ts';
+import { KIND_LABELS, PROVIDER_LABELS, STATUS_LABELS } from '../i18n/labels.ts';
 import { utcMinute } from './labels.ts';
 
 /** The Markdown mirror of the board (spec 4.6), in English and in Chinese. */
@@ -42,7 +41,7 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
         ? text.noReset
         : text.lastReset(
             utcMinute(row.lastReset.effectiveAt ?? row.lastReset.announcedAt),
-            days(row.daysSince, locale),
+            TRANSLATIONS[locale].formats.days(row.daysSince),
           );
     lines.push(`- ${status}${between}${last}${between}${text.estimate(row, nowMs)}${end}`);
   }

@@ -1,7 +1,9 @@
 import type { IcsQuery } from '../api/query.ts';
-import { PROVIDER_LABELS, type Provider } from '../enums.ts';
+import type { Provider } from '../enums.ts';
+import { PROVIDER_LABELS } from '../i18n/labels.ts';
 import { TRANSLATIONS } from '../i18n/index.ts';
 import { SERVICE_MACHINE_NAME, SERVICE_NAME } from '../site.ts';
+import { REMINDER_MINUTES_BEFORE } from '../tracker/window-link.ts';
 import { publishedCalendar, serializeCalendar, utcBasic, type IcalComponent } from './ical/serialize.ts';
 
 /** The window tracker's calendar (spec 4.5): one reminder per usage window the caller names. */
@@ -50,7 +52,7 @@ export function renderWindowCalendar({ query, baseUrl, now }: WindowCalendarInpu
         name: 'VALARM',
         properties: [
           { name: 'ACTION', value: 'DISPLAY' },
-          { name: 'TRIGGER', value: '-PT5M' },
+          { name: 'TRIGGER', value: `-PT${REMINDER_MINUTES_BEFORE}M` },
           { name: 'DESCRIPTION', text: text.alarm[field](provider) },
         ],
       },

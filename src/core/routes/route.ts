@@ -9,6 +9,13 @@ import type { CachePolicy, ContentTypeName } from './policy.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
+/**
+ * What every path the table does not list answers: Astro's pages (prerendered or at the edge, the 404 page too)
+ * and the build's other files only read (decisions.md, "The board on a phone": HTML pages answer GET and HEAD;
+ * other methods get `405` with `Allow: GET, HEAD`).
+ */
+export const PAGE_METHODS: readonly string[] = ['GET', 'HEAD'];
+
 /** A response body: a zod schema (JSON), or `text` for a document in its own format. */
 export type BodySpec = z.ZodType | 'text';
 
@@ -54,8 +61,8 @@ export interface RouteSpec {
   readonly requestErrors?: Readonly<Partial<Record<400 | 415 | 429 | 503, string>>>;
   /** Statuses of a protocol's own (MCP's), with what each means. */
   readonly protocolStatuses?: Readonly<Partial<Record<number, string>>>;
-  /** What the `404` of an edge route with path parameters means (default: an unknown provider). */
-  readonly notFound?: { readonly description: string };
+  /** The `404` of an edge route whose path parameter its schema refuses (default: an unknown provider). */
+  readonly notFound?: { readonly error: 'invalid_event'; readonly description: string };
   /** Another path for the same endpoint (the spec's aliases): listed beside it, not on its own. */
   readonly aliasOf?: string;
   /** Listed to people and agents (Markdown mirrors, llms.txt, the API page); `example` fills the path's names. */
@@ -90,3 +97,19 @@ export const allowedMethods = (routes: PathRoutes): string[] => {
 
 /** `Access-Control-Allow-Methods` of a preflight: the path's own methods (spec: `GET, OPTIONS`). */
 export const preflightMethods = (routes: PathRoutes): string[] => [...methodsOf(routes), 'OPTIONS'];
+
+/**
+ * What the edge app hands a route's handler: its path parameters and its query, each parsed with the entry's own
+ * schemas (input.ts), so the types follow from the entry. A route without either gets an empty object.
+ */
+export interface RouteInput<R> {
+  readonly params: PathParamsOf<R>;
+  readonly query: QueryOf<R>;
+}
+type Nothing = Readonly<Record<never, never>>;
+export type PathParamsOf<R> = R extends { readonly pathParams: infer P extends Readonly<Record<string, z.ZodType>> }
+  ? { readonly [Name in keyof P]: z.output<P[Name]> }
+  : Nothing;
+export type QueryOf<R> = R extends { readonly query: { readonly schema: infer S extends z.ZodObject } }
+  ? z.output<S>
+  : Nothing;

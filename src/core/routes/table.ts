@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FeedQuerySchema, IcsQuerySchema, TimelineCsvQuerySchema, TimelineQuerySchema } from '../api/query.ts';
+import { OneProviderQuerySchema, IcsQuerySchema, TimelineCsvQuerySchema, TimelineQuerySchema } from '../api/query.ts';
 import {
   EDGE_DATASET_PATH,
   EdgeDatasetFileSchema,
@@ -17,7 +17,7 @@ import {
 } from '../push/subscription.ts';
 import { EventRecordSchema } from '../provenance.ts';
 import { ForecastResponseSchema, ForecastTrackRecordSchema } from '../forecast/schemas.ts';
-import { FEED_FORMATS, JsonFeedSchema } from '../render/feed-formats.ts';
+import { FEED_FORMATS, type FeedFormat, JsonFeedSchema } from '../render/feed-formats.ts';
 import { DELAYED_AFTER_MINUTES, SourcesResponseSchema } from '../sources.ts';
 import {
   EventIdSchema,
@@ -26,11 +26,13 @@ import {
   StatusResponseSchema,
   TimelineResponseSchema,
 } from '../schemas.ts';
-import type { RouteSpec } from './route.ts';
+import type { ContentTypeName } from './policy.ts';
+import type { BodySpec, RouteSpec } from './route.ts';
 
 /**
- * Every endpoint of the service, once. To add one: an entry here, its handler in functions/handlers.ts (edge
- * routes) or its page in src/pages (static ones), and its title in each locale's `endpoints` (src/core/i18n).
+ * Every endpoint of the service, once. To add one: an entry here, its handler in a module of functions/api (edge
+ * routes; CONTRIBUTING.md, "Adding a GET endpoint") or its page in src/pages (static ones), and its title in each
+ * locale's `endpoints` (src/core/i18n).
  * The worker already runs first for every path (`assets.run_worker_first`, from `workerFirstPatterns()` in
  * match.ts), so a new route needs nothing in wrangler.jsonc.
  */
@@ -55,6 +57,37 @@ const PUSH_WRITE = {
     503: 'push is not configured on this deployment, or its database cannot be reached now: `push_unavailable`; see Retry-After',
   },
 } as const;
+
+/**
+ * The feeds (spec 4.4): the same items in three formats, each a built file per selection that the edge picks,
+ * so one description and an entry per format. Only /feed.xml answers the spec's preflight (section 4).
+ */
+const feedRoute = <const Id extends string>(feed: FeedDescription<Id>) =>
+  ({
+    id: feed.id,
+    path: FEED_FORMATS[feed.format].path,
+    methods: ['GET'],
+    tag: 'feeds',
+    summary: feed.summary,
+    query: { schema: OneProviderQuerySchema },
+    ok: { description: feed.body, content: feed.content },
+    cache: 'feed',
+    served: 'edge',
+    prerendered: FEED_FORMATS[feed.format].path,
+    conditional: false,
+    preflight: feed.preflight ?? false,
+    needsData: true,
+    listing: {},
+  }) as const;
+interface FeedDescription<Id extends string> {
+  readonly id: Id;
+  readonly format: FeedFormat;
+  readonly summary: string;
+  /** What the body is, in a few words. */
+  readonly body: string;
+  readonly content: Partial<Record<ContentTypeName, BodySpec>>;
+  readonly preflight?: true;
+}
 
 /** MCP's two paths answer alike. */
 const MCP_ROUTE = {
@@ -117,6 +150,23 @@ export const ROUTES = [
     listing: { example: '/api/status/provider_a' },
   },
   {
+    id: 'getStatusText',
+    path: '/api/status.txt',
+    methods: ['GET'],
+    tag: 'board',
+    summary: 'The board as plain text: one line per provider, for status bars and shell prompts',
+    description:
+      'Per provider, in the enumeration’s order: the provider id, the status word, `daysSince` with one decimal and `nextEstimate`, separated by tabs, `-` for a null, each line ended by `\\n`. The ETag is the one /api/status (or, with `provider`, /api/status/{provider}) has for the same data.',
+    query: { schema: OneProviderQuerySchema },
+    ok: { description: 'the board at request time', content: { text: 'text' }, headers: ['ETag'] },
+    cache: 'api',
+    served: 'edge',
+    conditional: true,
+    preflight: true,
+    needsData: true,
+    listing: { example: '/api/status.txt?provider=provider_a' },
+  },
+  {
     id: 'getTimeline',
     path: '/api/timeline',
     methods: ['GET'],
@@ -156,54 +206,28 @@ export const ROUTES = [
     needsData: true,
     listing: {},
   },
-  {
+  feedRoute({
     id: 'getFeedRss',
-    path: FEED_FORMATS.rss.path,
-    methods: ['GET'],
-    tag: 'feeds',
+    format: 'rss',
     summary: 'RSS 2.0 feed of the latest 100 announcements (spec 4.4)',
-    query: { schema: FeedQuerySchema },
-    ok: { description: 'RSS 2.0', content: { rss: 'text' } },
-    cache: 'feed',
-    served: 'edge',
-    prerendered: FEED_FORMATS.rss.path,
-    conditional: false,
+    body: 'RSS 2.0',
+    content: { rss: 'text' },
     preflight: true,
-    needsData: true,
-    listing: {},
-  },
-  {
+  }),
+  feedRoute({
     id: 'getFeedAtom',
-    path: FEED_FORMATS.atom.path,
-    methods: ['GET'],
-    tag: 'feeds',
+    format: 'atom',
     summary: 'Atom 1.0 feed, the same items as /feed.xml',
-    query: { schema: FeedQuerySchema },
-    ok: { description: 'Atom 1.0', content: { atom: 'text' } },
-    cache: 'feed',
-    served: 'edge',
-    prerendered: FEED_FORMATS.atom.path,
-    conditional: false,
-    preflight: false,
-    needsData: true,
-    listing: {},
-  },
-  {
+    body: 'Atom 1.0',
+    content: { atom: 'text' },
+  }),
+  feedRoute({
     id: 'getFeedJson',
-    path: FEED_FORMATS.json.path,
-    methods: ['GET'],
-    tag: 'feeds',
+    format: 'json',
     summary: 'JSON Feed 1.1, the same items as /feed.xml',
-    query: { schema: FeedQuerySchema },
-    ok: { description: 'JSON Feed 1.1', content: { jsonFeed: JsonFeedSchema } },
-    cache: 'feed',
-    served: 'edge',
-    prerendered: FEED_FORMATS.json.path,
-    conditional: false,
-    preflight: false,
-    needsData: true,
-    listing: {},
-  },
+    body: 'JSON Feed 1.1',
+    content: { jsonFeed: JsonFeedSchema },
+  }),
   {
     id: 'redirectFeed',
     path: '/api/feed',
@@ -211,7 +235,7 @@ export const ROUTES = [
     methods: ['GET'],
     tag: 'feeds',
     summary: 'Alias of /feed.xml',
-    query: { schema: FeedQuerySchema },
+    query: { schema: OneProviderQuerySchema },
     ok: {
       status: 308,
       description: 'permanent redirect to /feed.xml, with the query’s provider',
@@ -249,7 +273,7 @@ export const ROUTES = [
     methods: ['GET'],
     tag: 'calendars',
     summary: 'The newest 1,000 announcements and each provider’s estimate, to subscribe to',
-    query: { schema: FeedQuerySchema },
+    query: { schema: OneProviderQuerySchema },
     ok: { description: 'RFC 5545', content: { calendar: 'text' } },
     cache: 'calendar',
     served: 'edge',
@@ -439,7 +463,10 @@ export const ROUTES = [
     conditional: true,
     preflight: false,
     needsData: true,
-    notFound: { description: 'no published event has this id, or it is not an event id: `invalid_event`' },
+    notFound: {
+      error: 'invalid_event',
+      description: 'no published event has this id, or it is not an event id: `invalid_event`',
+    },
     listing: {},
   },
   {
@@ -551,8 +578,12 @@ export const ROUTES = [
   },
 ] as const satisfies readonly RouteSpec[];
 
-export type RouteId = (typeof ROUTES)[number]['id'];
-export type EdgeRouteId = Extract<(typeof ROUTES)[number], { served: 'edge' }>['id'];
-export type ListedRouteId = Extract<(typeof ROUTES)[number], { listing: object }>['id'];
+type Route = (typeof ROUTES)[number];
+export type RouteId = Route['id'];
+/** The routes the worker answers itself, each with a handler typed by its entry (functions/handlers.ts). */
+export type EdgeRoute = Extract<Route, { served: 'edge' }>;
+export type EdgeRouteId = EdgeRoute['id'];
+export type EdgeRouteOf<Id extends EdgeRouteId> = Extract<EdgeRoute, { id: Id }>;
+export type ListedRouteId = Extract<Route, { listing: object }>['id'];
 
 export const routeById = (id: RouteId): RouteSpec => ROUTES.find((route) => route.id === id)!;

@@ -6,6 +6,9 @@ import type { Locale, Provider } from '../vocabulary.ts';
  * the browser): a wall-clock time in a named zone becomes an instant with an offset, and that a link.
  */
 
+/** How long before each window reset the calendar's reminder goes off. */
+export const REMINDER_MINUTES_BEFORE = 5;
+
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
 export function isTimeZone(name: string): boolean {

@@ -1,8 +1,9 @@
 import { capIssues } from '../../core/api/issue-cap.ts';
 import type { QueryIssue } from '../../core/api/query.ts';
-import { allowedMethods, type RouteSpec } from '../../core/routes/route.ts';
+import { allowedMethods, PAGE_METHODS, type RouteSpec } from '../../core/routes/route.ts';
 import { CACHE_POLICIES, CONTENT_TYPES } from '../../core/routes/policy.ts';
 import type { ErrorBody } from '../../core/schemas.ts';
+import { PAGE_SECURITY_HEADERS } from './security-headers.ts';
 
 /** Response helpers of the edge, and its error bodies (spec section 7). */
 
@@ -36,6 +37,9 @@ export const invalidQuery = (issues: QueryIssue[]): Response => errorResponse(40
 export const invalidProvider = (): Response => errorResponse(404, { error: 'invalid_provider' });
 /** An event id that is unknown, or not an id at all (the same answer: nothing is looked up for a malformed one). */
 export const invalidEvent = (): Response => errorResponse(404, { error: 'invalid_event' });
+/** A path parameter the route's schema refuses: the route's own `404` (route.ts, `notFound`). */
+export const notFoundIn = (route: RouteSpec): Response =>
+  errorResponse(404, { error: route.notFound?.error ?? 'invalid_provider' });
 export const internalError = (): Response => errorResponse(500, { error: 'internal_error' });
 
 /** The push write path's errors (decisions.md, "Push notifications"). */
@@ -65,6 +69,14 @@ export function methodNotAllowed(routes: readonly RouteSpec[]): Response {
   const message = `Method not allowed: send JSON-RPC messages with ${route.methods.join(' or ')}.`;
   return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }, { status: 405, headers });
 }
+
+/**
+ * `405` on a page (or any path the route table does not list): `Allow: GET, HEAD`, the decided error body, and
+ * the pages' security headers, which the worker adds only to HTML (cors.ts), so that this answer in place of a
+ * page is held to the page's policy.
+ */
+export const pageMethodNotAllowed = (): Response =>
+  errorResponse(405, { error: 'method_not_allowed' }, { Allow: PAGE_METHODS.join(', '), ...PAGE_SECURITY_HEADERS });
 
 /** An odd form of a path (src/core/routes/canonical-path.ts): one permanent redirect, the query kept. */
 export const toCanonicalPath = (pathname: string, search: string): Response =>
