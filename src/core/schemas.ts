@@ -162,6 +162,8 @@ export const ErrorBodySchema = z
       'invalid_request',
       'rate_limited',
       'push_unavailable',
+      // The WebSub hub's (decisions.md, "WebSub").
+      'websub_unavailable',
     ]),
     issues: z
       .array(

@@ -55,6 +55,7 @@ export const en = {
     getSources: 'How current the board is: the watched sources at the last check (JSON)',
     getForecast: `Chance of a reset within ${HORIZON_DAYS} days (JSON)`,
     getForecastTrackRecord: 'How the forecast has held: Brier scores and reliability (JSON)',
+    postWebSub: 'WebSub hub: the feeds pushed to your server when they change (form POST)',
   },
   /** The board's one line about its sources (src/core/sources.ts `sourceHealthLine`). */
   sourceHealth: {

@@ -54,6 +54,7 @@ export const zh: Translations = {
     getSources: '看板有多新：上次检查时各监视来源的情况（JSON）',
     getForecast: `${HORIZON_DAYS} 天内重置的可能性（JSON）`,
     getForecastTrackRecord: '预测的历史表现：Brier 分数与可靠性（JSON）',
+    postWebSub: 'WebSub 中心：订阅源一有变化就推送到你的服务器（表单 POST）',
   },
   sourceHealth: {
     notCheckedYet: '尚未检查来源',
