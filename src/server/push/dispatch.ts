@@ -4,6 +4,8 @@ import { PROVIDERS } from '../../core/vocabulary.ts';
 import { BASE_URL } from '../base-url.ts';
 import { readEdgeDatasetNow } from '../data-source.ts';
 import { type FanoutMessage, type PushProducer, SEND_BATCH_MAX } from './messages.ts';
+import { announceWebSubChange, type WebSubProducer } from '../websub/messages.ts';
+import { pruneWebSub } from '../websub/store.ts';
 
 /**
  * The cron's half of push (docs/push.md, "Dispatch and delivery"): find the (event, transition) pairs due now
@@ -14,6 +16,8 @@ export interface DispatchBindings {
   ASSETS: Pick<Fetcher, 'fetch'>;
   PUSH_DB: D1Database;
   PUSH_QUEUE: Pick<PushProducer, 'sendBatch'>;
+  /** WebSub's queue (docs/push.md, "WebSub"): the same run's changes go to the feeds' subscribers. */
+  WEBSUB_QUEUE?: Pick<WebSubProducer, 'send'>;
 }
 
 export interface DispatchResult {
@@ -99,7 +103,17 @@ export async function dispatchDue(env: DispatchBindings, now: Date): Promise<Dis
       throw error;
     }
   }
+  if (env.WEBSUB_QUEUE !== undefined) {
+    try {
+      await announceWebSubChange(env.WEBSUB_QUEUE, BASE_URL, fanouts);
+    } catch (error) {
+      // The next minute's run claims them again: push's ledger keeps a push from being sent twice.
+      await releaseClaims(env.PUSH_DB, fanouts);
+      throw error;
+    }
+  }
   await pruneLedger(env.PUSH_DB, now);
+  if (env.WEBSUB_QUEUE !== undefined) await pruneWebSub(env.PUSH_DB, now);
   return { due: due.length, enqueued: fanouts.length, suppressed: claimed.length - fanouts.length };
 }
 
