@@ -113,6 +113,11 @@ export async function startWebSubSubscriber(): Promise<WebSubSubscriber> {
   /** The secret of each callback, kept after an unsubscribe too: a late delivery is still checked. */
   const secrets = new Map<string, string | undefined>();
 
+  const intend: WebSubSubscriber['intend'] = (mode, topic, path, options = {}) => {
+    pending.set(path, { mode, topic, secret: options.secret });
+    if (mode === 'subscribe') secrets.set(path, options.secret);
+  };
+
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://callback.invalid');
     const chunks: Buffer[] = [];
@@ -174,12 +179,9 @@ export async function startWebSubSubscriber(): Promise<WebSubSubscriber> {
     verifications,
     deliveries,
     answerNext: (path, ...list) => answers.set(path, [...(answers.get(path) ?? []), ...list]),
-    intend(mode, topic, path, options = {}) {
-      pending.set(path, { mode, topic, secret: options.secret });
-      if (mode === 'subscribe') secrets.set(path, options.secret);
-    },
+    intend,
     async request(hub, mode, topic, path, options = {}) {
-      this.intend(mode, topic, path, options);
+      intend(mode, topic, path, options);
       const form = new URLSearchParams({ 'hub.callback': `${origin}${path}`, 'hub.mode': mode, 'hub.topic': topic });
       if (options.leaseSeconds !== undefined) form.set('hub.lease_seconds', String(options.leaseSeconds));
       if (options.secret !== undefined) form.set('hub.secret', options.secret);
