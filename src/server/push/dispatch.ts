@@ -4,8 +4,7 @@ import { PROVIDERS } from '../../core/vocabulary.ts';
 import { BASE_URL } from '../base-url.ts';
 import { readEdgeDatasetNow } from '../data-source.ts';
 import { type FanoutMessage, type PushProducer, SEND_BATCH_MAX } from './messages.ts';
-import { announceWebSubChange, type WebSubProducer } from '../websub/messages.ts';
-import { pruneWebSub } from '../websub/store.ts';
+import type { WebSubProducer } from '../websub/messages.ts';
 
 /**
  * The cron's half of push (docs/push.md, "Dispatch and delivery"): find the (event, transition) pairs due now
@@ -103,18 +102,30 @@ export async function dispatchDue(env: DispatchBindings, now: Date): Promise<Dis
       throw error;
     }
   }
-  if (env.WEBSUB_QUEUE !== undefined) {
-    try {
-      await announceWebSubChange(env.WEBSUB_QUEUE, BASE_URL, fanouts);
-    } catch (error) {
-      // The next minute's run claims them again: push's ledger keeps a push from being sent twice.
-      await releaseClaims(env.PUSH_DB, fanouts);
-      throw error;
-    }
-  }
+  if (env.WEBSUB_QUEUE !== undefined) await handToWebSub(env.WEBSUB_QUEUE, env.PUSH_DB, fanouts, now);
   await pruneLedger(env.PUSH_DB, now);
-  if (env.WEBSUB_QUEUE !== undefined) await pruneWebSub(env.PUSH_DB, now);
   return { due: due.length, enqueued: fanouts.length, suppressed: claimed.length - fanouts.length };
+}
+
+/**
+ * WebSub (docs/push.md, "WebSub"): the run's changes go to the feeds' subscribers as well, and the minute prunes its
+ * rows. Its module is loaded here, not with the worker. If the change cannot be handed over, the run's claims are
+ * given back: the next minute claims them again, and push's ledger keeps a push from being sent twice.
+ */
+async function handToWebSub(
+  queue: Pick<WebSubProducer, 'send'>,
+  db: D1Database,
+  fanouts: readonly FanoutMessage[],
+  now: Date,
+): Promise<void> {
+  const { announceWebSubChange, pruneWebSub } = await import('../websub/announce.ts');
+  try {
+    await announceWebSubChange(queue, BASE_URL, fanouts);
+  } catch (error) {
+    await releaseClaims(db, fanouts);
+    throw error;
+  }
+  await pruneWebSub(db, now);
 }
 
 async function releaseClaims(db: D1Database, fanouts: readonly FanoutMessage[]): Promise<void> {
