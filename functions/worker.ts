@@ -25,7 +25,7 @@ export default {
   async queue(batch, env) {
     // WebSub's queue (docs/push.md, "WebSub"): its consumer is loaded only when one of its batches comes.
     if (batch.queue === WEBSUB_QUEUE_NAME) {
-      const { runWebSubQueue } = await import('../src/server/websub/worker-handlers.ts');
+      const { runWebSubQueue } = await import('../src/server/websub/hub.ts');
       await runWebSubQueue(batch as MessageBatch<WebSubQueueMessage>, env);
     } else await runPushQueue(batch as MessageBatch<PushQueueMessage>, env);
   },

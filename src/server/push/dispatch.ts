@@ -118,7 +118,7 @@ async function handToWebSub(
   fanouts: readonly FanoutMessage[],
   now: Date,
 ): Promise<void> {
-  const { announceWebSubChange, pruneWebSub } = await import('../websub/announce.ts');
+  const { announceWebSubChange, pruneWebSub } = await import('../websub/hub.ts');
   try {
     await announceWebSubChange(queue, BASE_URL, fanouts);
   } catch (error) {

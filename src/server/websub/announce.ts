@@ -3,10 +3,7 @@ import type { Provider } from '../../core/vocabulary.ts';
 import { topicsChangedBy } from '../../core/websub/topics.ts';
 import type { WebSubFanoutMessage, WebSubProducer } from './messages.ts';
 
-/**
- * What the push dispatcher hands WebSub (src/server/push/dispatch.ts, which loads this module only when WebSub is
- * configured): each run's claimed changes as one fan-out, and the minute's pruning.
- */
+/** What the push dispatcher hands WebSub (src/server/push/dispatch.ts): each run's claimed changes as one fan-out. */
 
 export { pruneWebSub } from './store.ts';
 

@@ -1,15 +1,17 @@
 import { readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js';
-import type { QueryIssue } from '../../src/core/api/query.ts';
-import { findTopic } from '../../src/core/websub/topics.ts';
-import { parseWebSubForm, WEBSUB_BODY_MAX_BYTES } from '../../src/core/websub/request.ts';
-import { BASE_URL } from '../../src/server/base-url.ts';
-import type { EdgeContext } from '../../src/server/context.ts';
-import { secondsLeftInWindow, withinRateLimit } from '../../src/server/http/rate-limit.ts';
-import { isFormBody } from '../../src/server/http/request.ts';
-import { invalidRequest, rateLimited, webSubUnavailable } from '../../src/server/http/responses.ts';
-import { allowsLoopbackReceiver, readVapidKeys } from '../../src/server/push/vapid.ts';
-import type { WebSubQueueMessage } from '../../src/server/websub/messages.ts';
-import { PUSH_RETRY_AFTER_SECONDS } from './push.ts';
+import type { QueryIssue } from '../../core/api/query.ts';
+import { findTopic } from '../../core/websub/topics.ts';
+import { parseWebSubForm, WEBSUB_BODY_MAX_BYTES } from '../../core/websub/request.ts';
+import { BASE_URL } from '../base-url.ts';
+import type { EdgeContext } from '../context.ts';
+import { secondsLeftInWindow, withinRateLimit } from '../http/rate-limit.ts';
+import { isFormBody } from '../http/request.ts';
+import { invalidRequest, rateLimited, webSubUnavailable } from '../http/responses.ts';
+import { allowsLoopbackReceiver, readVapidKeys } from '../push/vapid.ts';
+import type { WebSubQueueMessage } from './messages.ts';
+
+/** As push's writes: D1 and the queue answer again within seconds once a lock or an overload passes. */
+const RETRY_AFTER_SECONDS = 30;
 
 const issue = (code: string, message: string): QueryIssue => ({ code, path: [], message });
 
@@ -40,7 +42,7 @@ export async function handleHubRequest(context: EdgeContext): Promise<Response> 
   if (!parsed.ok) return invalidRequest(parsed.issues);
   const queue = env.WEBSUB_QUEUE;
   if (env.PUSH_DB === undefined || queue === undefined || readVapidKeys(env) === null)
-    return webSubUnavailable(PUSH_RETRY_AFTER_SECONDS);
+    return webSubUnavailable(RETRY_AFTER_SECONDS);
   const form = parsed.value;
   const message: WebSubQueueMessage = {
     type: 'websub-verify',
@@ -54,7 +56,7 @@ export async function handleHubRequest(context: EdgeContext): Promise<Response> 
     await queue.send(message, { contentType: 'json' });
   } catch (error) {
     console.error('websub queue unavailable', error);
-    return webSubUnavailable(PUSH_RETRY_AFTER_SECONDS);
+    return webSubUnavailable(RETRY_AFTER_SECONDS);
   }
   return new Response(null, { status: 202 });
 }
