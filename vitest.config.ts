@@ -52,6 +52,7 @@ const REAL_CLOCK_ONLY = [
   // database runs in workerd, whose clock the shift does not move; the D1 start is most of their cost.
   'src/server/push/delivery.test.ts',
   'functions/api/push-store.test.ts',
+  'src/server/watch/cron.test.ts',
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',
   'src/core/content/validate-event-files.fuzz.test.ts',

@@ -65,6 +65,7 @@ export const en = {
     delayed: (ago: string) => `delayed: last check ${ago}`,
     separator: ', ',
     justNow: 'just now',
+    secondsAgo: (seconds: number) => `${seconds} s ago`,
     minutesAgo: (minutes: number) => `${minutes} min ago`,
     hoursAgo: (hours: number) => `${hours} h ago`,
     daysAgo: (days: number) => `${days} d ago`,

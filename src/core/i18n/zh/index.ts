@@ -63,6 +63,7 @@ export const zh: Translations = {
     delayed: (ago: string) => `已延迟：上次检查在${spaceBeforeDigits(ago)}`,
     separator: '，',
     justNow: '刚刚',
+    secondsAgo: (seconds: number) => `${seconds} 秒前`,
     minutesAgo: (minutes: number) => `${minutes} 分钟前`,
     hoursAgo: (hours: number) => `${hours} 小时前`,
     daysAgo: (days: number) => `${days} 天前`,
