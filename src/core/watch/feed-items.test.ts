@@ -37,7 +37,12 @@ describe('reading a feed', () => {
       makeEvent({ id: 'feed-a', summary: 'Limits reset & back to full <for> everyone.' }),
       makeEvent({ id: 'feed-b', kind: 'tease', summary: '额度即将重置，敬请期待。' }),
     ];
-    const document = FEED_RENDERERS[format]({ events, baseUrl: 'https://board.example', builtAt: NOW.toISOString() });
+    const document = FEED_RENDERERS[format]({
+      events,
+      provider: undefined,
+      baseUrl: 'https://board.example',
+      builtAt: NOW.toISOString(),
+    });
     const items = feedItems(document);
     expect(items).toHaveLength(2);
     expect(items.map((item) => item.publishedAt)).toEqual(events.map((event) => event.announcedAt));
