@@ -162,6 +162,8 @@ export const ErrorBodySchema = z
       'invalid_request',
       'rate_limited',
       'push_unavailable',
+      // The chat webhooks' (decisions.md, "Chat webhooks").
+      'webhooks_unavailable',
     ]),
     issues: z
       .array(
