@@ -53,6 +53,7 @@ const REAL_CLOCK_ONLY = [
   'src/server/push/delivery.test.ts',
   'functions/api/push-store.test.ts',
   'src/server/watch/cron.test.ts',
+  'src/server/webhooks/delivery.test.ts',
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',
   'src/core/content/validate-event-files.fuzz.test.ts',
