@@ -18,6 +18,7 @@ const OWN_BUILDS_FIRST = [
 const SERVED_FIRST = [
   'tests/website.browser.test.ts',
   'tests/push-dispatch.test.ts',
+  'tests/chat-webhooks.test.ts',
   'tests/data-source-fault.test.ts',
 ];
 
