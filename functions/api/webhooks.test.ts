@@ -139,7 +139,8 @@ describe('POST /api/webhooks: the rest of the body, as push', () => {
   });
 
   it('without the delivery path (push’s queue or VAPID secrets) the webhooks are unavailable, not half-working', async () => {
-    const withoutQueue = edgeApp(files, { push: { ...configured, PUSH_QUEUE: undefined, PUSH_DB: {} as D1Database } });
+    const { PUSH_QUEUE: _queue, ...noQueue } = configured;
+    const withoutQueue = edgeApp(files, { push: { ...noQueue, PUSH_DB: {} as D1Database } });
     const request = {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
