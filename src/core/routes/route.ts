@@ -78,6 +78,7 @@ export const ROUTE_TAGS = {
   data: 'The build’s data files and documents',
   badges: 'Embeddable status badges',
   push: 'Web Push: be told when a reset lands',
+  chat: 'Discord and Slack: a channel told when a reset lands',
 } as const;
 export type RouteTag = keyof typeof ROUTE_TAGS;
 
