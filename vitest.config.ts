@@ -17,7 +17,9 @@ const OWN_BUILDS_FIRST = [
 ];
 const SERVED_FIRST = [
   'tests/website.browser.test.ts',
+  'tests/phone-board.browser.test.ts',
   'tests/push-dispatch.test.ts',
+  'tests/chat-webhooks.test.ts',
   'tests/websub.test.ts',
   'tests/data-source-fault.test.ts',
 ];
@@ -53,6 +55,8 @@ const REAL_CLOCK_ONLY = [
   // database runs in workerd, whose clock the shift does not move; the D1 start is most of their cost.
   'src/server/push/delivery.test.ts',
   'functions/api/push-store.test.ts',
+  'src/server/watch/cron.test.ts',
+  'src/server/webhooks/delivery.test.ts',
   'src/server/websub/delivery.test.ts',
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',

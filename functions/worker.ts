@@ -3,6 +3,7 @@ import { withCommonHeaders } from '../src/server/http/cors.ts';
 import { readRestOfBody } from '../src/server/http/request.ts';
 import type { PushQueueMessage } from '../src/server/push/messages.ts';
 import { runPushQueue, runScheduledDispatch } from '../src/server/push/worker-handlers.ts';
+import { runScheduledWatch } from '../src/server/watch/cron.ts';
 import { WEBSUB_QUEUE_NAME, type WebSubQueueMessage } from '../src/server/websub/messages.ts';
 import { answerEdgeRoute } from './app.ts';
 
@@ -20,6 +21,7 @@ export default {
   },
   // Web Push (docs/push.md): the cron finds new events and fans out through the queue; the consumer sends.
   async scheduled(controller, env) {
+    await runScheduledWatch(env, new Date(controller.scheduledTime)); // the watcher first (docs/watch.md)
     await runScheduledDispatch(env, new Date(controller.scheduledTime));
   },
   async queue(batch, env) {

@@ -9,6 +9,13 @@ import type { CachePolicy, ContentTypeName } from './policy.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
+/**
+ * What every path the table does not list answers: Astro's pages (prerendered or at the edge, the 404 page too)
+ * and the build's other files only read (decisions.md, "The board on a phone": HTML pages answer GET and HEAD;
+ * other methods get `405` with `Allow: GET, HEAD`).
+ */
+export const PAGE_METHODS: readonly string[] = ['GET', 'HEAD'];
+
 /** A response body: a zod schema (JSON), or `text` for a document in its own format. */
 export type BodySpec = z.ZodType | 'text';
 
@@ -71,6 +78,7 @@ export const ROUTE_TAGS = {
   data: 'The build’s data files and documents',
   badges: 'Embeddable status badges',
   push: 'Web Push: be told when a reset lands',
+  chat: 'Discord and Slack: a channel told when a reset lands',
   websub: 'WebSub: feeds that push to your server',
 } as const;
 export type RouteTag = keyof typeof ROUTE_TAGS;

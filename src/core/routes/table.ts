@@ -7,6 +7,12 @@ import {
   HistoryIndexSchema,
   PublishedEventsSchema,
 } from '../dataset.ts';
+import {
+  CHAT_WEBHOOK_BODY_MAX_BYTES,
+  ChatWebhookForgetSchema,
+  ChatWebhookRequestSchema,
+  ChatWebhookTopicsSchema,
+} from '../chat/webhook-request.ts';
 import { ProviderSchema } from '../enums.ts';
 import {
   PUSH_BODY_MAX_BYTES,
@@ -56,6 +62,24 @@ const PUSH_WRITE = {
     415: 'the body is not `application/json`: `invalid_request`',
     429: 'more than 10 writes in a minute from this IP: `rate_limited`; see Retry-After',
     503: 'push is not configured on this deployment, or its database cannot be reached now: `push_unavailable`; see Retry-After',
+  },
+} as const;
+
+/** The chat webhooks' POST and DELETE (decisions.md, "Chat webhooks"): one path, one entry per method, as push's. */
+const CHAT_WEBHOOK_WRITE = {
+  path: '/api/webhooks',
+  tag: 'chat',
+  cache: 'noStore',
+  served: 'edge',
+  conditional: false,
+  preflight: true,
+  needsData: false,
+  corsHeaders: { allow: ['Content-Type'], expose: [] },
+  requestErrors: {
+    400: 'a bad body: `invalid_request` with `issues`, at most 20 and one saying how many more (types, providers, kinds, the outbound-address rules for the URL, a URL that is not a Discord or Slack webhook, over 4 KiB)',
+    415: 'the body is not `application/json`: `invalid_request`',
+    429: 'more than 10 writes (push and webhooks together) in a minute from this IP: `rate_limited`; see Retry-After',
+    503: 'the delivery path (push’s) is not configured on this deployment, or its database cannot be reached now: `webhooks_unavailable`; see Retry-After',
   },
 } as const;
 
@@ -578,6 +602,30 @@ export const ROUTES = [
     summary: 'Forget a browser push endpoint (also one never seen)',
     requestBody: { schema: UnsubscribeRequestSchema, maxBytes: PUSH_BODY_MAX_BYTES },
     ok: { status: 204, description: 'forgotten', content: {} },
+  },
+  // Chat webhooks (decisions.md, "Chat webhooks"; docs/push.md): a Discord or Slack channel told of new events.
+  {
+    ...CHAT_WEBHOOK_WRITE,
+    id: 'postChatWebhook',
+    methods: ['POST'],
+    summary: 'Send new events of chosen providers and kinds to a Discord or Slack channel, in a language',
+    requestBody: { schema: ChatWebhookRequestSchema, maxBytes: CHAT_WEBHOOK_BODY_MAX_BYTES },
+    ok: {
+      status: 201,
+      description: 'a new webhook: its platform, and the topics and language stored',
+      content: { json: ChatWebhookTopicsSchema },
+      alsoOk: { status: 200, description: 'a known webhook: its topics and language replaced' },
+    },
+    listing: {},
+  },
+  {
+    ...CHAT_WEBHOOK_WRITE,
+    id: 'deleteChatWebhook',
+    methods: ['DELETE'],
+    summary: 'Stop sending to a Discord or Slack webhook (also one never seen)',
+    requestBody: { schema: ChatWebhookForgetSchema, maxBytes: CHAT_WEBHOOK_BODY_MAX_BYTES },
+    ok: { status: 204, description: 'forgotten', content: {} },
+    listing: {},
   },
   // WebSub (decisions.md, "WebSub"; docs/push.md): the hub every feed advertises. A server's form POST, so it is
   // answered here, before Astro (which refuses a form POST without a same-origin Origin).

@@ -1,7 +1,7 @@
 import { providerFeedPath } from '../../core/built-paths.ts';
 import { FEED_FORMATS, feedLinkHeader } from '../../core/render/feed-formats.ts';
 import { findTopic, type WebSubTopic } from '../../core/websub/topics.ts';
-import { MAX_DELIVERY_ATTEMPTS, retryDelaySeconds } from '../push/consumer.ts';
+import { MAX_DELIVERY_ATTEMPTS, retryDelaySeconds } from '../push/delivery-policy.ts';
 import { type DistributionOutcome, distribute, type FeedDocument, confirmsIntent } from './callback.ts';
 import {
   WEBSUB_DELIVER_CHUNK_SIZE,

@@ -1,4 +1,5 @@
 import { MS_PER_DAY } from '../../core/ordering.ts';
+import { FAILING_LIMIT_MS, LEDGER_KEPT_DAYS, LEDGER_PRUNE_SLICE } from '../push/delivery-policy.ts';
 
 /**
  * The WebSub tables in D1 (migrations/0006_websub.sql): verified subscriptions and the delivery ledger. Every
@@ -85,20 +86,17 @@ export async function claimDeliveries(
   return results.map((row) => row.subscription_id);
 }
 
-/** What became of each delivery: the ids delivered, gone (to delete), to retry, and failed for good. */
+/** What became of each delivery: the ids delivered, gone (to delete), and to try again. */
 export interface DeliveryRecord {
   sent: readonly number[];
   gone: readonly number[];
   retry: readonly number[];
 }
 
-/** As push (docs/push.md, "Answers"): a subscription failing for this long is dropped at its next failure. */
-export const WEBSUB_FAILING_LIMIT_MS = 7 * MS_PER_DAY;
-
 /**
  * Records one delivery round in one batch: successes clear `failing_since`; gone rows are deleted; a retried
  * delivery's ledger claim is given back; every failure starts (or continues) `failing_since`, and a subscription
- * failing for 7 days is deleted.
+ * failing for the delivery path's limit (7 days, delivery-policy.ts) is deleted.
  */
 export async function recordDeliveries(
   db: D1Database,
@@ -120,7 +118,7 @@ export async function recordDeliveries(
       db.prepare('DELETE FROM websub_subscriptions WHERE id IN (SELECT value FROM json_each(?1))').bind(json(gone)),
     );
   if (retry.length > 0) {
-    const cutoff = new Date(now.getTime() - WEBSUB_FAILING_LIMIT_MS).toISOString();
+    const cutoff = new Date(now.getTime() - FAILING_LIMIT_MS).toISOString();
     statements.push(
       db
         .prepare(
@@ -151,27 +149,23 @@ export async function stillSubscribed(db: D1Database, ids: readonly number[]): P
   return results.map((row) => row.id);
 }
 
-/** As push's ledger: kept longer than a queue keeps a message (14 days), so no redelivery finds its claim gone. */
-export const WEBSUB_LEDGER_KEPT_DAYS = 15;
-const PRUNE_SLICE = 5000;
-
 /**
  * Each minute (with the push cron): subscriptions past their lease are deleted (their ledger with them), and
- * ledger rows older than 15 days, in bounded slices.
+ * ledger rows as old as the delivery path's ledgers keep theirs (delivery-policy.ts), in bounded slices.
  */
 export async function pruneWebSub(db: D1Database, now: Date): Promise<void> {
-  const cutoff = new Date(now.getTime() - WEBSUB_LEDGER_KEPT_DAYS * MS_PER_DAY).toISOString();
+  const cutoff = new Date(now.getTime() - LEDGER_KEPT_DAYS * MS_PER_DAY).toISOString();
   await db.batch([
     db
       .prepare(
         'DELETE FROM websub_subscriptions WHERE id IN (SELECT id FROM websub_subscriptions WHERE expires_at <= ?1 LIMIT ?2)',
       )
-      .bind(now.toISOString(), PRUNE_SLICE),
+      .bind(now.toISOString(), LEDGER_PRUNE_SLICE),
     db
       .prepare(
         `DELETE FROM websub_deliveries WHERE (subscription_id, change) IN (
            SELECT subscription_id, change FROM websub_deliveries WHERE sent_at < ?1 ORDER BY sent_at LIMIT ?2)`,
       )
-      .bind(cutoff, PRUNE_SLICE),
+      .bind(cutoff, LEDGER_PRUNE_SLICE),
   ]);
 }
