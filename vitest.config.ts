@@ -20,6 +20,7 @@ const SERVED_FIRST = [
   'tests/phone-board.browser.test.ts',
   'tests/push-dispatch.test.ts',
   'tests/chat-webhooks.test.ts',
+  'tests/websub.test.ts',
   'tests/data-source-fault.test.ts',
 ];
 
@@ -56,6 +57,7 @@ const REAL_CLOCK_ONLY = [
   'functions/api/push-store.test.ts',
   'src/server/watch/cron.test.ts',
   'src/server/webhooks/delivery.test.ts',
+  'src/server/websub/delivery.test.ts',
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',
   'src/core/content/validate-event-files.fuzz.test.ts',

@@ -166,6 +166,8 @@ export const ErrorBodySchema = z
       'method_not_allowed',
       // The chat webhooks' (decisions.md, "Chat webhooks").
       'webhooks_unavailable',
+      // The WebSub hub's (decisions.md, "WebSub").
+      'websub_unavailable',
     ]),
     issues: z
       .array(

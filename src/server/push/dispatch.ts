@@ -6,6 +6,7 @@ import { readEdgeDatasetNow } from '../data-source.ts';
 import { chatFanoutOf, pruneChatLedger } from '../webhooks/delivery.ts';
 import { LEDGER_KEPT_DAYS, LEDGER_PRUNE_SLICE } from './delivery-policy.ts';
 import { type FanoutMessage, type PushProducer, type PushQueueMessage, SEND_BATCH_MAX } from './messages.ts';
+import type { WebSubProducer } from '../websub/messages.ts';
 
 /**
  * The cron's half of push (docs/push.md, "Dispatch and delivery"): find the (event, transition) pairs due now
@@ -16,6 +17,8 @@ export interface DispatchBindings {
   ASSETS: Pick<Fetcher, 'fetch'>;
   PUSH_DB: D1Database;
   PUSH_QUEUE: Pick<PushProducer, 'sendBatch'>;
+  /** WebSub's queue (docs/push.md, "WebSub"): the same run's changes go to the feeds' subscribers. */
+  WEBSUB_QUEUE?: Pick<WebSubProducer, 'send'>;
 }
 
 export interface DispatchResult {
@@ -102,9 +105,31 @@ export async function dispatchDue(env: DispatchBindings, now: Date): Promise<Dis
       throw error;
     }
   }
+  if (env.WEBSUB_QUEUE !== undefined) await handToWebSub(env.WEBSUB_QUEUE, env.PUSH_DB, fanouts, now);
   await pruneLedger(env.PUSH_DB, now);
   await pruneChatLedger(env.PUSH_DB, now);
   return { due: due.length, enqueued: fanouts.length, suppressed: claimed.length - fanouts.length };
+}
+
+/**
+ * WebSub (docs/push.md, "WebSub"): the run's changes go to the feeds' subscribers as well, and the minute prunes its
+ * rows. Its module is loaded here, not with the worker. If the change cannot be handed over, the run's claims are
+ * given back: the next minute claims them again, and each channel's ledger keeps it from sending twice.
+ */
+async function handToWebSub(
+  queue: Pick<WebSubProducer, 'send'>,
+  db: D1Database,
+  fanouts: readonly FanoutMessage[],
+  now: Date,
+): Promise<void> {
+  const { announceWebSubChange, pruneWebSub } = await import('../websub/hub.ts');
+  try {
+    await announceWebSubChange(queue, BASE_URL, fanouts);
+  } catch (error) {
+    await releaseClaims(db, fanouts);
+    throw error;
+  }
+  await pruneWebSub(db, now);
 }
 
 async function releaseClaims(db: D1Database, fanouts: readonly FanoutMessage[]): Promise<void> {

@@ -58,6 +58,7 @@ export const en = {
     postChatWebhook:
       'Send new events to a Discord or Slack channel: its webhook URL, providers, kinds, language (JSON)',
     deleteChatWebhook: 'Stop sending to a Discord or Slack webhook (JSON)',
+    postWebSub: 'WebSub hub: the feeds pushed to your server when they change (form POST)',
   },
   /** The board's one line about its sources (src/core/sources.ts `sourceHealthLine`). */
   sourceHealth: {

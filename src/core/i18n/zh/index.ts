@@ -56,6 +56,7 @@ export const zh: Translations = {
     getForecastTrackRecord: '预测的历史表现：Brier 分数与可靠性（JSON）',
     postChatWebhook: '把新事件发到 Discord 或 Slack 频道：webhook 地址、供应商、类型、语言（JSON）',
     deleteChatWebhook: '停止向 Discord 或 Slack 的 webhook 发送（JSON）',
+    postWebSub: 'WebSub 中心：订阅源一有变化就推送到你的服务器（表单 POST）',
   },
   sourceHealth: {
     notCheckedYet: '尚未检查来源',
