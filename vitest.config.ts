@@ -19,6 +19,8 @@ const SERVED_FIRST = [
   'tests/website.browser.test.ts',
   'tests/phone-board.browser.test.ts',
   'tests/push-dispatch.test.ts',
+  'tests/chat-webhooks.test.ts',
+  'tests/websub.test.ts',
   'tests/data-source-fault.test.ts',
 ];
 
@@ -54,6 +56,8 @@ const REAL_CLOCK_ONLY = [
   'src/server/push/delivery.test.ts',
   'functions/api/push-store.test.ts',
   'src/server/watch/cron.test.ts',
+  'src/server/webhooks/delivery.test.ts',
+  'src/server/websub/delivery.test.ts',
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',
   'src/core/content/validate-event-files.fuzz.test.ts',

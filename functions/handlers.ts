@@ -8,13 +8,15 @@ import { PUSH_HANDLERS } from './api/push.ts';
 import { SOURCE_HANDLERS } from './api/sources.ts';
 import { STATUS_HANDLERS } from './api/status.ts';
 import { TIMELINE_HANDLERS } from './api/timeline.ts';
+import { WEBHOOK_HANDLERS } from './api/webhooks.ts';
+import { WEBSUB_HANDLERS } from './api/websub.ts';
 import type { EdgeContext } from '../src/server/context.ts';
 import type { EdgeHandlers } from './route-handler.ts';
 
 /**
  * MCP's handler and the SDK under it, loaded by the first MCP request of an isolate: the isolate's start
  * (module evaluation, before any request) spent about 10 ms parsing and running them for every isolate, most of
- * which never answer MCP (docs/performance.md, "Module evaluation").
+ * which never answer MCP (docs/performance.md, "The cold start").
  */
 const handleMcp = async (context: EdgeContext): Promise<Response> =>
   (await import('./mcp/handler.ts')).handleMcp(context);
@@ -34,6 +36,8 @@ export const HANDLERS: EdgeHandlers = {
   ...SOURCE_HANDLERS,
   ...FORECAST_HANDLERS,
   ...PUSH_HANDLERS,
+  ...WEBHOOK_HANDLERS,
+  ...WEBSUB_HANDLERS,
   postMcp: handleMcp,
   postMcpAlias: handleMcp,
 };

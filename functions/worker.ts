@@ -4,6 +4,7 @@ import { readRestOfBody } from '../src/server/http/request.ts';
 import type { PushQueueMessage } from '../src/server/push/messages.ts';
 import { runPushQueue, runScheduledDispatch } from '../src/server/push/worker-handlers.ts';
 import { runScheduledWatch } from '../src/server/watch/cron.ts';
+import { WEBSUB_QUEUE_NAME, type WebSubQueueMessage } from '../src/server/websub/messages.ts';
 import { answerEdgeRoute } from './app.ts';
 
 /**
@@ -27,13 +28,17 @@ export default {
     await runScheduledDispatch(bindings, new Date(controller.scheduledTime));
   },
   async queue(batch, env) {
-    await runPushQueue(batch, env);
+    // WebSub's queue (docs/push.md, "WebSub"): its consumer is loaded only when one of its batches comes.
+    if (batch.queue === WEBSUB_QUEUE_NAME) {
+      const { runWebSubQueue } = await import('../src/server/websub/hub.ts');
+      await runWebSubQueue(batch as MessageBatch<WebSubQueueMessage>, withBuiltFiles(env));
+    } else await runPushQueue(batch as MessageBatch<PushQueueMessage>, env);
   },
-} satisfies ExportedHandler<Env, PushQueueMessage>;
+} satisfies ExportedHandler<Env, PushQueueMessage | WebSubQueueMessage>;
 
 /**
  * Astro's handler and its runtime, loaded by the first request for a page: a third of the worker's code, which
- * an isolate that answers only the API never runs (docs/performance.md, "Module evaluation").
+ * an isolate that answers only the API never runs (docs/performance.md, "The cold start").
  */
 const astroHandler = () => import('@astrojs/cloudflare/handler').then((module) => module.handle);
 

@@ -5,14 +5,14 @@ import { RATE_LIMIT_PERIOD_SECONDS, secondsLeftInWindow, withinRateLimit } from 
 import { isJsonBody } from '../../src/server/http/request.ts';
 import { jsonResponse } from '../../src/server/http/responses.ts';
 import { connectAdapted, negotiate, type Refusal, screenBody } from './sdk-adapter.ts';
-import { createBoardMcpServer, isOfferedResource } from './server.ts';
+import { createBoardMcpServer } from './server.ts';
 
 /** POST /mcp and /api/mcp (spec 4.7): the SDK's stateless Streamable HTTP, behind the rate limit (decisions.md). */
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 const RATE_LIMIT_MESSAGE = `Rate limit exceeded: at most 60 requests (each message of a batch counts) per ${RATE_LIMIT_PERIOD_SECONDS} s per IP. Retry after the number of seconds in Retry-After.`;
 
-const answer = (status: number, { id, error }: Omit<Refusal, 'ok'>, headers = {}): Response =>
+const answer = (status: number, { id, error }: Refusal, headers = {}): Response =>
   jsonResponse({ jsonrpc: '2.0', id, error }, { status, headers: { 'Cache-Control': 'no-store', ...headers } });
 const serverError = (message: string) => ({ id: null, error: { code: -32000, message } });
 const rateLimited = (now: Date) =>
@@ -33,13 +33,13 @@ export async function handleMcp(context: EdgeContext): Promise<Response> {
   if (isJsonBody(request)) {
     const body = await readRequestBody(request, BODY_LIMIT_BYTES);
     if (body.tooLarge) return answer(413, serverError(requestBodyTooLargeMessage(BODY_LIMIT_BYTES)));
-    const screened = screenBody(body.text, request.headers.get('MCP-Protocol-Version'));
-    if (!screened.ok) return answer(400, screened);
+    const screened = screenBody(body.text);
+    if ('error' in screened) return answer(400, screened);
     parsedBody = screened.body;
     // Each further message of a batch counts as one more request (decisions.md).
-    const extra = Array.isArray(parsedBody) ? parsedBody.length - 1 : 0;
+    const extra = screened.messages - 1;
     if (extra > 0 && !(await withinRateLimit(limiter, request, 'MCP', extra))) return rateLimited(context.now);
   }
-  await connectAdapted(createBoardMcpServer(context), transport, isOfferedResource);
+  await connectAdapted(createBoardMcpServer(context), transport);
   return transport.handleRequest(negotiated.request, parsedBody === undefined ? undefined : { parsedBody });
 }

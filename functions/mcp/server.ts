@@ -1,12 +1,12 @@
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { buildTimelineResponse } from '../../src/core/api/timeline.ts';
 import { boardFromSummaries, estimateFromSummary, statusFromSummary } from '../../src/core/board.ts';
 import { recentEvents, summariesOf } from '../../src/core/dataset.ts';
-import { forecastFromSummary } from '../../src/core/forecast/rule.ts';
+import { forecastFromSummary, roundTo3 } from '../../src/core/forecast/rule.ts';
+import { ProviderSchema } from '../../src/core/enums.ts';
 import { PROVIDER_LABELS } from '../../src/core/i18n/labels.ts';
 import * as catalogue from '../../src/core/mcp/catalogue.ts';
 import { MARKDOWN_LATEST_COUNT, renderBoardMarkdown } from '../../src/core/render/markdown.ts';
@@ -17,35 +17,18 @@ import type { EdgeContext } from '../../src/server/context.ts';
 import { SERVES_SAMPLE_DATA } from '../../src/server/sample-data.ts';
 
 /** Numbers to three decimals (a day to the minute and a half), in the text block and structuredContent alike. */
-const rounded = (value: unknown): unknown => {
-  if (typeof value === 'number') return Number.isInteger(value) ? value : Math.round(value * 1000) / 1000;
-  if (Array.isArray(value)) return value.map(rounded);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, rounded(inner)]));
-};
 const toolResult = (value: object) => {
-  const structuredContent = rounded(value) as Record<string, unknown>;
-  return { content: [{ type: 'text' as const, text: JSON.stringify(structuredContent) }], structuredContent };
+  const text = JSON.stringify(value, (_, inner: unknown) => (typeof inner === 'number' ? roundTo3(inner) : inner));
+  return { content: [{ type: 'text' as const, text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
 };
 const contents = (uri: URL, mimeType: string, text: string) => ({ contents: [{ uri: uri.href, mimeType, text }] });
 
-const isProvider = (value: unknown): value is Provider => PROVIDERS.some((provider) => provider === value);
 const completeProvider = (typed: string | undefined) => PROVIDERS.filter((id) => id.startsWith(typed ?? ''));
 /** Marked once per isolate: `completable` marks the schema object itself (here a copy of the tool's), once. */
 const promptProvider = completable(
-  catalogue.MCP_TOOLS.get_forecast.inputSchema.provider.describe('the provider'),
+  catalogue.MCP_TOOLS.get_forecast.inputSchema.shape.provider.describe('the provider'),
   completeProvider,
 );
-const templates = Object.entries(catalogue.MCP_RESOURCE_TEMPLATES).map(([name, { uriTemplate, ...metadata }]) => ({
-  name,
-  template: new UriTemplate(`${BASE_URL}${uriTemplate}`),
-  metadata,
-}));
-
-/** Whether resources/read can answer `uri`: a fixed resource, or a template's naming one of the providers. */
-export const isOfferedResource = (uri: string): boolean =>
-  Object.values(catalogue.MCP_RESOURCES).some(({ path }) => `${BASE_URL}${path}` === uri) ||
-  templates.some(({ template }) => isProvider(template.match(uri)?.provider));
 
 /** A fresh server over the board at the request's time, as the SDK's stateless examples make one per request. */
 export function createBoardMcpServer(context: EdgeContext): McpServer {
@@ -90,34 +73,36 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
         sampleData: SERVES_SAMPLE_DATA,
       }),
   };
-  for (const [name, { path, ...metadata }] of Object.entries(resources))
-    server.registerResource(name, `${BASE_URL}${path}`, metadata, async (uri) =>
-      contents(uri, metadata.mimeType, await read[name as keyof typeof resources]()),
+  for (const [name, { uri, ...metadata }] of Object.entries(resources))
+    server.registerResource(name, `${BASE_URL}${uri}`, metadata, async (url) =>
+      contents(url, metadata.mimeType, await read[name as keyof typeof resources]()),
     );
 
-  for (const { name, template, metadata } of templates) {
-    const list = () => ({
-      resources: PROVIDERS.map((provider) => ({
-        uri: template.expand({ provider }),
-        name: `${name}-${provider}`,
-        title: metadata.title.replace('One provider’s', `${PROVIDER_LABELS.en[provider]}:`),
-        mimeType: metadata.mimeType,
-      })),
+  for (const [name, { uri, ...metadata }] of Object.entries(catalogue.MCP_RESOURCE_TEMPLATES)) {
+    const template: ResourceTemplate = new ResourceTemplate(`${BASE_URL}${uri}`, {
+      list: () => ({
+        resources: PROVIDERS.map((provider) => ({
+          uri: template.uriTemplate.expand({ provider }),
+          name: `${name}-${provider}`,
+          title: metadata.title.replace('One provider’s', `${PROVIDER_LABELS.en[provider]}:`),
+          mimeType: metadata.mimeType,
+        })),
+      }),
+      complete: { provider: completeProvider },
     });
-    const resourceTemplate = new ResourceTemplate(template, { list, complete: { provider: completeProvider } });
-    server.registerResource(name, resourceTemplate, metadata, async (uri, { provider }) => {
-      // The adapter answers a URI naming no provider before this runs (isOfferedResource); MCP's own error otherwise.
-      if (!isProvider(provider)) throw new McpError(-32002, 'Resource not found', { uri: uri.href });
+    server.registerResource(name, template, metadata, async (url, variables) => {
+      const { success, data: provider } = ProviderSchema.safeParse(variables.provider);
+      // SEP-2164: a resource not found is -32602 with its URI (the SDK's own answer to a URI no resource matches).
+      if (!success) throw new McpError(ErrorCode.InvalidParams, `Resource ${url} not found`, { uri: url.href });
       const body =
         name === 'provider-status' ? statusFromSummary(await summary(provider), now) : await timeline(provider);
-      return contents(uri, metadata.mimeType, JSON.stringify(body));
+      return contents(url, metadata.mimeType, JSON.stringify(body));
     });
   }
 
-  const prompt = { ...catalogue.MCP_PROMPTS['should-i-wait'], argsSchema: { provider: promptProvider } };
-  server.registerPrompt('should-i-wait', prompt, ({ provider }) => {
-    const text = catalogue.shouldIWaitText(provider, PROVIDER_LABELS.en[provider]);
-    return { messages: [{ role: 'user', content: { type: 'text', text } }] };
-  });
+  const { text, ...prompt } = catalogue.SHOULD_I_WAIT;
+  server.registerPrompt('should-i-wait', { ...prompt, argsSchema: { provider: promptProvider } }, ({ provider }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: text(provider, PROVIDER_LABELS.en[provider]) } }],
+  }));
   return server;
 }

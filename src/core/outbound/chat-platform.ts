@@ -6,7 +6,8 @@
  * the same paths.
  */
 
-export type ChatPlatform = 'discord' | 'slack';
+export const CHAT_PLATFORMS = ['discord', 'slack'] as const;
+export type ChatPlatform = (typeof CHAT_PLATFORMS)[number];
 
 const DISCORD_HOSTS = new Set(['discord.com', 'discordapp.com']);
 const SLACK_HOSTS = new Set(['hooks.slack.com']);

@@ -1,3 +1,4 @@
+import { slackText, slackUrl } from '../chat/slack-text.ts';
 import { TRANSLATIONS } from '../i18n/index.ts';
 import type { ChatPlatform } from '../outbound/chat-platform.ts';
 import type { Event } from '../schemas.ts';
@@ -98,10 +99,6 @@ const quoted = (text: string) =>
     .split('\n')
     .map((line) => `> ${line}`)
     .join('\n');
-
-/** Slack's mrkdwn escapes (its documented three), and a URL made safe inside `<url|label>`. */
-const slackText = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-const slackUrl = (url: string) => url.replaceAll('|', '%7C').replaceAll('>', '%3E').replaceAll('<', '%3C');
 
 function slackMessage(draft: ReviewDraft, repositoryUrl: string) {
   const { event } = draft;

@@ -55,6 +55,12 @@ export const pushUnavailable = (retryAfterSeconds?: number): Response =>
     { error: 'push_unavailable' },
     retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) },
   );
+/** The chat webhooks' delivery path is off or their store cannot be reached (decisions.md, "Outbound addresses"). */
+export const webhooksUnavailable = (retryAfterSeconds: number): Response =>
+  errorResponse(503, { error: 'webhooks_unavailable' }, { 'Retry-After': String(retryAfterSeconds) });
+/** The WebSub hub is off, or its store or queue cannot be reached (decisions.md, "Outbound addresses"). */
+export const webSubUnavailable = (retryAfterSeconds: number): Response =>
+  errorResponse(503, { error: 'websub_unavailable' }, { 'Retry-After': String(retryAfterSeconds) });
 export const rateLimited = (retryAfterSeconds: number): Response =>
   jsonResponse(
     { error: 'rate_limited' },

@@ -2,6 +2,7 @@ import type { PushBindings } from '../context.ts';
 import { consumePushBatch } from './consumer.ts';
 import { dispatchDue } from './dispatch.ts';
 import type { PushQueueMessage } from './messages.ts';
+import type { WebSubQueueMessage } from '../websub/messages.ts';
 import { allowsLoopbackReceiver, readVapidKeys } from './vapid.ts';
 
 /**
@@ -19,10 +20,14 @@ type WorkerPushBindings = PushBindings & { ASSETS: Pick<Fetcher, 'fetch'> };
  * claim is made in one D1 batch, and a fan-out the queue refused has its claims given back (dispatch.ts).
  */
 export async function runScheduledDispatch(env: WorkerPushBindings, now: Date): Promise<void> {
-  const { PUSH_DB, PUSH_QUEUE, ASSETS } = env;
+  const { PUSH_DB, PUSH_QUEUE, ASSETS, WEBSUB_QUEUE } = env;
   if (PUSH_DB === undefined || PUSH_QUEUE === undefined || readVapidKeys(env) === null) return;
   try {
-    const result = await dispatchDue({ ASSETS, PUSH_DB, PUSH_QUEUE: PUSH_QUEUE as Queue<PushQueueMessage> }, now);
+    const queues = {
+      PUSH_QUEUE: PUSH_QUEUE as Queue<PushQueueMessage>,
+      ...(WEBSUB_QUEUE === undefined ? {} : { WEBSUB_QUEUE: WEBSUB_QUEUE as Queue<WebSubQueueMessage> }),
+    };
+    const result = await dispatchDue({ ASSETS, PUSH_DB, ...queues }, now);
     if (result.enqueued + result.suppressed > 0) console.log('push dispatch', JSON.stringify(result));
   } catch (error) {
     console.error(`push dispatch of ${now.toISOString()} failed; the next minute's run tries again:`, error);

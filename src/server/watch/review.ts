@@ -4,6 +4,7 @@ import { backoffMs } from '../../core/watch/poll-state.ts';
 import { reviewMessage } from '../../core/watch/review-message.ts';
 import type { Event } from '../../core/schemas.ts';
 import { REVIEW_SENDS_PER_RUN } from './run-shares.ts';
+import { postChatMessage } from '../webhooks/post-message.ts';
 
 /**
  * Telling the review channel of new drafts (decisions.md, "Watched every minute, reviewed at once"): each draft
@@ -44,7 +45,6 @@ export function reviewChannel(
 
 /** Tries per message before it is given up (with backoff: about an hour of tries). */
 export const REVIEW_MAX_ATTEMPTS = 8;
-const SEND_TIMEOUT_MS = 10_000;
 /** A claimed message is not claimed again for this long (a run that died while sending is retried then). */
 const CLAIM_LEASE_MS = 10 * 60_000;
 const RETRY_AFTER_MAX_MS = 60 * 60_000;
@@ -54,42 +54,17 @@ type SendOutcome =
   | { kind: 'retry'; reason: string; afterMs: number }
   | { kind: 'failed'; reason: string };
 
-/** A platform's `Retry-After` header, or Discord's `retry_after` (seconds) in its JSON body. */
-async function retryAfterMs(response: Response): Promise<number | null> {
-  const header = Number(response.headers.get('retry-after'));
-  const body = (await response.json().catch(() => null)) as { retry_after?: unknown } | null;
-  const seconds = Number.isFinite(header) && header > 0 ? header : Number(body?.retry_after);
-  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, RETRY_AFTER_MAX_MS) : null;
-}
-
-async function post(url: string, body: object, attempts: number): Promise<SendOutcome> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-    });
-  } catch (error) {
-    return {
-      kind: 'retry',
-      reason: `could not be reached (${(error as Error).message})`,
-      afterMs: backoffMs(attempts),
-    };
+/** A message the platform could not take now: after the wait it asked for (within an hour), else the backoff. */
+async function post(url: string, body: object, attempts: number, now: Date): Promise<SendOutcome> {
+  const outcome = await postChatMessage(url, body, now);
+  if (outcome.kind === 'sent') return outcome;
+  if (outcome.kind === 'wait' || outcome.kind === 'retry') {
+    const asked = outcome.retryAfterSeconds;
+    const afterMs = asked === undefined ? backoffMs(attempts) : Math.min(asked * 1000, RETRY_AFTER_MAX_MS);
+    return { kind: 'retry', reason: outcome.reason, afterMs };
   }
-  if (response.ok) {
-    await response.body?.cancel();
-    return { kind: 'sent' };
-  }
-  const reason = `answered HTTP ${response.status}`;
-  if (response.status === 429)
-    return { kind: 'retry', reason, afterMs: (await retryAfterMs(response)) ?? backoffMs(attempts) };
-  await response.body?.cancel();
-  if (response.status >= 500) return { kind: 'retry', reason, afterMs: backoffMs(attempts) };
   // 404: the webhook was deleted; 400, 401, 403: it is not one, or the message is refused. Trying again will not help.
-  return { kind: 'failed', reason };
+  return { kind: 'failed', reason: outcome.reason };
 }
 
 interface ClaimedRow {
@@ -126,6 +101,7 @@ export async function sendWaitingReviews(db: D1Database, channel: ReviewChannel,
         channel.url,
         reviewMessage(channel.platform, draft, channel.repositoryUrl),
         row.review_attempts,
+        now,
       );
       if (outcome.kind === 'retry' && row.review_attempts >= REVIEW_MAX_ATTEMPTS)
         return {

@@ -55,6 +55,10 @@ export const en = {
     getSources: 'How current the board is: the watched sources at the last check (JSON)',
     getForecast: `Chance of a reset within ${HORIZON_DAYS} days (JSON)`,
     getForecastTrackRecord: 'How the forecast has held: Brier scores and reliability (JSON)',
+    postChatWebhook:
+      'Send new events to a Discord or Slack channel: its webhook URL, providers, kinds, language (JSON)',
+    deleteChatWebhook: 'Stop sending to a Discord or Slack webhook (JSON)',
+    postWebSub: 'WebSub hub: the feeds pushed to your server when they change (form POST)',
   },
   /** The board's one line about its sources (src/core/sources.ts `sourceHealthLine`). */
   sourceHealth: {
@@ -359,6 +363,16 @@ export const en = {
     scheduledFor: (time: string) => `Scheduled for ${time}.`,
     inEffectSince: (time: string) => `In effect since ${time}.`,
     separator: ' ',
+  },
+  /**
+   * Discord and Slack messages (src/core/chat/message.ts): the title and body are push's; these name the links and
+   * the moment beside them.
+   */
+  chat: {
+    originalPost: 'Original post',
+    announced: 'Announced',
+    inEffect: 'In effect',
+    separator: ' · ',
   },
   /** The provider page's forecast section (src/components/ForecastSection.astro and its charts). */
   forecastPage,

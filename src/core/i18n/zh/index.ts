@@ -54,6 +54,9 @@ export const zh: Translations = {
     getSources: '看板有多新：上次检查时各监视来源的情况（JSON）',
     getForecast: `${HORIZON_DAYS} 天内重置的可能性（JSON）`,
     getForecastTrackRecord: '预测的历史表现：Brier 分数与可靠性（JSON）',
+    postChatWebhook: '把新事件发到 Discord 或 Slack 频道：webhook 地址、供应商、类型、语言（JSON）',
+    deleteChatWebhook: '停止向 Discord 或 Slack 的 webhook 发送（JSON）',
+    postWebSub: 'WebSub 中心：订阅源一有变化就推送到你的服务器（表单 POST）',
   },
   sourceHealth: {
     notCheckedYet: '尚未检查来源',
@@ -337,6 +340,16 @@ export const zh: Translations = {
     scheduledFor: (time: string) => `定于 ${time}。`,
     inEffectSince: (time: string) => `自 ${time} 起生效。`,
     separator: '',
+  },
+  /**
+   * Discord and Slack messages (src/core/chat/message.ts): the title and body are push's; these name the links and
+   * the moment beside them.
+   */
+  chat: {
+    originalPost: '原帖',
+    announced: '公布于',
+    inEffect: '生效于',
+    separator: ' · ',
   },
   /** The provider page's forecast section (src/components/ForecastSection.astro and its charts). */
   forecastPage,
