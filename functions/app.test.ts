@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureFiles } from '../scripts/lib/built-files.ts';
 import { edgeApp } from '../scripts/lib/edge-app.ts';
 import { deriveBoard } from '../src/core/board.ts';
+import { EDGE_DATASET_PATH, EDGE_SUMMARIES_PATH } from '../src/core/dataset.ts';
 import { makeEvent, NOW, resetsWithGaps } from '../src/core/test-events.ts';
 import { forgetLoadedData } from '../src/server/data-source.ts';
 
@@ -15,6 +16,8 @@ import { forgetLoadedData } from '../src/server/data-source.ts';
  */
 
 const LATER = new Date(NOW.getTime() + 3_600_000);
+/** The edge's data: the data set, and its summaries' own file (what the status reads). */
+const EDGE_DATA_FILES = [EDGE_DATASET_PATH, EDGE_SUMMARIES_PATH];
 const EVENTS = [
   ...resetsWithGaps([7, 8, 6, 9], 2).map((event) => ({ ...event, provider: 'provider_a' as const })),
   makeEvent({
@@ -103,7 +106,7 @@ describe('the route table at work', () => {
 
   it('answers 500 internal_error, JSON, when the data set is missing', async () => {
     const files = new Map(fixtureFiles(EVENTS, NOW));
-    files.delete('/data/board.json');
+    for (const dataFile of EDGE_DATA_FILES) files.delete(dataFile);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const response = await edgeApp(files).request('/api/status', undefined, LATER);
     expect(response!.status).toBe(500);
@@ -113,9 +116,11 @@ describe('the route table at work', () => {
 
   it('refuses a data set without the build’s stamp (500), never reading it as data', async () => {
     const files = new Map(fixtureFiles(EVENTS, NOW));
-    const unstamped = JSON.parse(new TextDecoder().decode(files.get('/data/board.json'))) as Record<string, unknown>;
-    delete unstamped['stamp'];
-    files.set('/data/board.json', new TextEncoder().encode(JSON.stringify(unstamped)));
+    for (const dataFile of EDGE_DATA_FILES) {
+      const unstamped = JSON.parse(new TextDecoder().decode(files.get(dataFile))) as Record<string, unknown>;
+      delete unstamped['stamp'];
+      files.set(dataFile, new TextEncoder().encode(JSON.stringify(unstamped)));
+    }
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     expect((await edgeApp(files).request('/api/status', undefined, LATER))!.status).toBe(500);
     warn.mockRestore();

@@ -10,8 +10,16 @@ import { STATUS_HANDLERS } from './api/status.ts';
 import { TIMELINE_HANDLERS } from './api/timeline.ts';
 import { WEBHOOK_HANDLERS } from './api/webhooks.ts';
 import { WEBSUB_HANDLERS } from './api/websub.ts';
-import { handleMcp } from './mcp/handler.ts';
+import type { EdgeContext } from '../src/server/context.ts';
 import type { EdgeHandlers } from './route-handler.ts';
+
+/**
+ * MCP's handler and the SDK under it, loaded by the first MCP request of an isolate: the isolate's start
+ * (module evaluation, before any request) spent about 10 ms parsing and running them for every isolate, most of
+ * which never answer MCP (docs/performance.md, "The cold start").
+ */
+const handleMcp = async (context: EdgeContext): Promise<Response> =>
+  (await import('./mcp/handler.ts')).handleMcp(context);
 
 /**
  * One handler per edge route of the table, each module offering its own routes': the type refuses a missing

@@ -1,4 +1,4 @@
-import { handle } from '@astrojs/cloudflare/handler';
+import { asksForBuiltFile, withBuiltFiles } from '../src/server/built-files.ts';
 import { withCommonHeaders } from '../src/server/http/cors.ts';
 import { readRestOfBody } from '../src/server/http/request.ts';
 import type { PushQueueMessage } from '../src/server/push/messages.ts';
@@ -11,44 +11,40 @@ import { answerEdgeRoute } from './app.ts';
  * The worker's entry. Plain static assets are answered by the platform before it runs; the paths of
  * `assets.run_worker_first` and everything that is not a file come here. The route table's edge routes answer
  * first (functions/app.ts), everything else goes to Astro's on-demand pages. Every response leaves with CORS
- * `*` and `nosniff`.
+ * `*` and `nosniff`. Whatever reads a built file reads it from the ASSETS of `withBuiltFiles(env)`
+ * (src/server/built-files.ts), in every mode.
  */
 export default {
   async fetch(request, env, context) {
+    if (asksForBuiltFile(request)) return withCommonHeaders(await answerWithAstro(request, env, context));
     return withCommonHeaders(
-      (await answerEdgeRoute(request, edgeBindings(env, context))) ?? (await answerWithAstro(request, env, context)),
+      (await answerEdgeRoute(request, withBuiltFiles(env))) ?? (await answerWithAstro(request, env, context)),
     );
   },
   // Web Push (docs/push.md): the cron finds new events and fans out through the queue; the consumer sends.
   async scheduled(controller, env) {
-    await runScheduledWatch(env, new Date(controller.scheduledTime)); // the watcher first (docs/watch.md)
-    await runScheduledDispatch(env, new Date(controller.scheduledTime));
+    const bindings = withBuiltFiles(env);
+    await runScheduledWatch(bindings, new Date(controller.scheduledTime)); // the watcher first (docs/watch.md)
+    await runScheduledDispatch(bindings, new Date(controller.scheduledTime));
   },
   async queue(batch, env) {
     // WebSub's queue (docs/push.md, "WebSub"): its consumer is loaded only when one of its batches comes.
     if (batch.queue === WEBSUB_QUEUE_NAME) {
       const { runWebSubQueue } = await import('../src/server/websub/hub.ts');
-      await runWebSubQueue(batch as MessageBatch<WebSubQueueMessage>, env);
+      await runWebSubQueue(batch as MessageBatch<WebSubQueueMessage>, withBuiltFiles(env));
     } else await runPushQueue(batch as MessageBatch<PushQueueMessage>, env);
   },
 } satisfies ExportedHandler<Env, PushQueueMessage | WebSubQueueMessage>;
 
+/**
+ * Astro's handler and its runtime, loaded by the first request for a page: a third of the worker's code, which
+ * an isolate that answers only the API never runs (docs/performance.md, "The cold start").
+ */
+const astroHandler = () => import('@astrojs/cloudflare/handler').then((module) => module.handle);
+
 /** Astro's answer, then what it left of the request's body read, as after an edge route's (functions/app.ts). */
 async function answerWithAstro(request: Request, env: Env, context: ExecutionContext): Promise<Response> {
-  const response = await handle(request, env, context);
+  const response = await (await astroHandler())(request, env, context);
   await readRestOfBody(request);
   return response;
-}
-
-/**
- * In `astro dev` the ASSETS binding holds only public/, so the prerendered files the edge routes read are not
- * there: Astro's handler renders their routes on demand instead (asking the dev server over HTTP would come
- * back here). In a build, the bindings as they are.
- */
-function edgeBindings(env: Env, context: ExecutionContext): Env {
-  if (!import.meta.env.DEV) return env;
-  const astroAssets = {
-    fetch: (input: RequestInfo | URL, init?: RequestInit) => handle(new Request(input, init), env, context),
-  };
-  return { ...env, ASSETS: astroAssets as unknown as Fetcher };
 }

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
 
 /**
- * The data source made unavailable for real: a copy of the build is served in workerd with its data asset
- * removed or corrupted, and then with the data set back but a prerendered file missing.
+ * The data source made unavailable for real: a copy of the build is served in workerd with its data assets
+ * (the data set `/data/board.json` and its summaries' own file `/data/summaries.json`) removed or corrupted,
+ * and then with them back but a prerendered file missing.
  *
  * Each fault is served by a server started on the changed copy, as a deploy would serve it. Changing the files
  * under a running `wrangler dev` makes it reload, and a request that meets the reload can end wrangler dev
@@ -25,9 +26,14 @@ const NEEDS_DATA = [
 ];
 
 let copy: string;
-let saved: string;
 let server: RunningServer | undefined;
-const dataFile = () => path.join(copy, 'client/data/board.json');
+const DATA_FILES = ['board.json', 'summaries.json'];
+const dataFile = (name: string) => path.join(copy, 'client/data', name);
+const savedFile = (name: string) => path.join(copy, `${name}.saved`);
+const writeDataFiles = (body: (name: string) => string) =>
+  Promise.all(DATA_FILES.map((name) => writeFile(dataFile(name), body(name))));
+const savedData = async (name: string) =>
+  JSON.parse(await readFile(savedFile(name), 'utf8')) as Record<string, unknown>;
 
 /** Serves the copy as it now is, on a fresh server. */
 async function serveCopy(): Promise<string> {
@@ -39,8 +45,7 @@ async function serveCopy(): Promise<string> {
 beforeAll(async () => {
   copy = await mkdtemp(path.join(tmpdir(), 'departures-board-dist-'));
   await cp(inject('builtDir'), copy, { recursive: true });
-  saved = path.join(copy, 'board.json.saved');
-  await cp(dataFile(), saved);
+  for (const name of DATA_FILES) await cp(dataFile(name), savedFile(name));
 });
 afterAll(async () => {
   await server?.stop();
@@ -57,7 +62,7 @@ async function expectInternalError(baseUrl: string, requestPath: string) {
 
 describe('when the data source is unavailable', () => {
   it('a missing data set makes every data route a 500 internal_error, JSON, no stack trace', async () => {
-    await rm(dataFile());
+    for (const name of DATA_FILES) await rm(dataFile(name));
     const baseUrl = await serveCopy();
     for (const requestPath of NEEDS_DATA) await expectInternalError(baseUrl, requestPath);
   });
@@ -77,15 +82,28 @@ describe('when the data source is unavailable', () => {
 
   it('a corrupt data set does too', async () => {
     // One of the wrong shape (no build stamp) is refused the same way in-process: functions/app.test.ts.
-    await writeFile(dataFile(), '{"builtAt": "yesterday", "events": [');
+    await writeDataFiles(() => '{"builtAt": "yesterday", "events": [');
     const baseUrl = await serveCopy();
     for (const requestPath of NEEDS_DATA) await expectInternalError(baseUrl, requestPath);
   });
 
-  /** The saved data set with this build's stamp, one provider's part replaced. */
-  async function stampedWithProviderA(providerA: unknown): Promise<string> {
-    const good = JSON.parse(await readFile(saved, 'utf8')) as { providers: Record<string, unknown> };
-    await writeFile(dataFile(), JSON.stringify({ ...good, providers: { ...good.providers, provider_a: providerA } }));
+  /**
+   * The saved data files with this build's stamp, provider_a's part replaced: in the data set by `providerA`,
+   * in the summaries' file by `summaryA` (left as it was when not given).
+   */
+  async function stampedWithProviderA(providerA: unknown, summaryA?: unknown): Promise<string> {
+    const board = await savedData('board.json');
+    const summaries = await savedData('summaries.json');
+    const providers = board['providers'] as Record<string, unknown>;
+    const summaryOf = summaries['summaries'] as Record<string, unknown>;
+    await writeFile(
+      dataFile('board.json'),
+      JSON.stringify({ ...board, providers: { ...providers, provider_a: providerA } }),
+    );
+    await writeFile(
+      dataFile('summaries.json'),
+      JSON.stringify({ ...summaries, summaries: { ...summaryOf, provider_a: summaryA ?? summaryOf['provider_a'] } }),
+    );
     return serveCopy();
   }
 
@@ -99,13 +117,13 @@ describe('when the data source is unavailable', () => {
   }
 
   it('a data set with this build’s stamp but the wrong shape: the API 500 internal_error, the pages 503', async () => {
-    const baseUrl = await stampedWithProviderA({ recent: 'not a list' });
+    const baseUrl = await stampedWithProviderA({ recent: 'not a list' }, { recentGapsMs: null });
     for (const requestPath of NEEDS_DATA) await expectInternalError(baseUrl, requestPath);
     for (const requestPath of ['/', '/zh', '/provider_b']) await expectUnavailablePage(baseUrl, requestPath);
   });
 
   it('a stamped data set of the right frame with a broken event: the pages 503, never a stack trace', async () => {
-    const good = JSON.parse(await readFile(saved, 'utf8')) as { providers: { provider_a: { summary: unknown } } };
+    const good = (await savedData('board.json')) as { providers: { provider_a: { summary: unknown } } };
     const baseUrl = await stampedWithProviderA({ summary: good.providers.provider_a.summary, recent: [null] });
     // The events themselves are the build's, not checked again on a cold start (docs/performance.md): a page
     // that trips over one is the 503 page through the middleware.
@@ -113,7 +131,7 @@ describe('when the data source is unavailable', () => {
   });
 
   it('with the data set back, a missing prerendered timeline or provider feed fails its route only', async () => {
-    await cp(saved, dataFile());
+    for (const name of DATA_FILES) await cp(savedFile(name), dataFile(name));
     await rm(path.join(copy, 'client/api/timeline'));
     await rm(path.join(copy, 'client/data/feeds/provider_b.xml'));
     const baseUrl = await serveCopy();

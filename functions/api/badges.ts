@@ -8,8 +8,8 @@ import { BADGE_SECURITY_HEADERS } from '../../src/server/http/security-headers.t
 import type { EdgeHandlers } from '../route-handler.ts';
 
 async function badgeFor(context: EdgeContext, provider: Provider) {
-  const { providers } = await context.dataset();
-  return badgeContent(statusFromSummary(providers[provider].summary, context.now));
+  const summaries = await context.summaries();
+  return badgeContent(statusFromSummary(summaries[provider], context.now));
 }
 
 export const BADGE_HANDLERS = {

@@ -4,7 +4,7 @@ import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import { forecastFromHistory } from '../../src/core/forecast/rule.ts';
 import { ForecastResponseSchema, ForecastTrackRecordSchema } from '../../src/core/forecast/schemas.ts';
 import { PROVIDERS } from '../../src/core/enums.ts';
-import { EDGE_DATASET_PATH } from '../../src/core/dataset.ts';
+import { EDGE_SUMMARIES_PATH } from '../../src/core/dataset.ts';
 import { providerPagePath } from '../../src/core/provider-page.ts';
 import { makeEvent, NOW, resetsWithGaps } from '../../src/core/test-events.ts';
 import { forgetLoadedData } from '../../src/server/data-source.ts';
@@ -159,7 +159,7 @@ describe('GET /api/forecast/track-record', () => {
 
 describe('without their data', () => {
   it.each([
-    ['/api/forecast', EDGE_DATASET_PATH],
+    ['/api/forecast', EDGE_SUMMARIES_PATH],
     ['/api/forecast/track-record', '/api/forecast/track-record'],
   ])('%s answers 500 internal_error when %s is missing', async (path, missing) => {
     const withoutFile = new Map(files);

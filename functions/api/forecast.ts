@@ -1,4 +1,3 @@
-import { summariesOf } from '../../src/core/dataset.ts';
 import { forecastResponse } from '../../src/core/forecast/rule.ts';
 import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import { routeById } from '../../src/core/routes/table.ts';
@@ -11,8 +10,7 @@ const TRACK_RECORD_FILE = routeById('getForecastTrackRecord').prerendered!;
 
 /** GET /api/forecast: the chances at request time, from the build's per-provider summaries (O(20) per provider). */
 export async function handleForecast(context: EdgeContext): Promise<Response> {
-  const dataset = await context.dataset();
-  return conditionalJson(context.request, forecastResponse(summariesOf(dataset), context.now));
+  return conditionalJson(context.request, forecastResponse(await context.summaries(), context.now));
 }
 
 /**

@@ -4,6 +4,9 @@
 //   --sizes 1000,10000,100000   synthetic history sizes      --seconds 5   load per endpoint
 //   --connections 16            concurrent connections      --skip-load / --skip-growth
 //   --cpu-only                  only the CPU time of the built worker per request, at each size
+//   --cold-runs 5               cold starts per kind of first request (median and worst of them)
+//   --cpu-profile DIR           also a V8 CPU profile of one cold GET /api/status, written to DIR and summarized
+//   --dist DIR                  with --cpu-only: measure this build (astro build --outDir DIR) instead of building
 //   --push-sizes 10000,100000   push dispatch subscriber counts   --push-only / --skip-push
 //   --test-runs 5               only `npm test` that many times in a row: wall time, CPU, verdict of each
 //   --watch-only                only the CPU time of one minute-cron run of the watcher polling 10 sources
@@ -18,7 +21,7 @@ import { measureWorkerBundle } from '../lib/bundle-size.ts';
 import { BUILT_WORKER_CONFIG, buildSite, freePort, startServer } from '../lib/local-server.ts';
 import { MCP_GET_STATUS_BODY } from '../lib/mixed-load.ts';
 import { loadEndpoint, type LoadResult, type LoadTarget } from './http-load.ts';
-import { CPU_TARGETS, measureWorkerCpu } from './cpu.ts';
+import { COLD_TARGETS, CPU_TARGETS, measureWorkerCpu, type CpuFigures } from './cpu.ts';
 import { provenanceSection } from './provenance.ts';
 import { pushSection } from './push.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
@@ -33,6 +36,9 @@ const { values } = parseArgs({
     'skip-load': { type: 'boolean', default: false },
     'skip-growth': { type: 'boolean', default: false },
     'cpu-only': { type: 'boolean', default: false },
+    'cold-runs': { type: 'string', default: '5' },
+    'cpu-profile': { type: 'string' },
+    dist: { type: 'string' },
     'push-sizes': { type: 'string', default: '10000,100000' },
     'push-only': { type: 'boolean', default: false },
     'skip-push': { type: 'boolean', default: false },
@@ -223,47 +229,66 @@ async function growthSection(sizes: number[]): Promise<string> {
 
 /** The built worker's CPU time per request, in-process, at each history size (scripts/bench/cpu.ts). */
 async function cpuSection(sizes: number[]): Promise<string> {
-  const columns = [...CPU_TARGETS.map((target) => target.name)];
-  const rows: (string | number)[][] = [];
-  const cold: (string | number)[][] = [];
-  for (const size of sizes) {
+  const options = { coldRuns: Number(values['cold-runs']), profileDir: values['cpu-profile'] };
+  const measured: [string, CpuFigures][] = [];
+  if (values.dist !== undefined) {
+    console.error(`cpu: measuring the build in ${values.dist}…`);
+    measured.push([path.basename(values.dist), await measureWorkerCpu(values.dist, options)]);
+  }
+  for (const size of values.dist === undefined ? sizes : []) {
     const root = await mkdtemp(path.join(os.tmpdir(), `departures-board-cpu-${size}-`));
     await writeSyntheticTree(root, size, new Date());
     const outDir = await mkdtemp(path.join(os.tmpdir(), `departures-board-cpu-dist-${size}-`));
     console.error(`cpu: building ${size.toLocaleString('en')} events…`);
     await buildSite({ siteUrl: 'http://127.0.0.1:4321', eventsDir: root, outDir });
     console.error(`cpu: measuring ${size.toLocaleString('en')} events…`);
-    const figures = await measureWorkerCpu(outDir);
-    cold.push([
-      size.toLocaleString('en'),
-      figures.cold.medianMs.toFixed(2),
-      figures.cold.maxMs.toFixed(2),
-      figures.cold.importMs.toFixed(1),
-    ]);
-    for (const [index, warm] of figures.warm.entries()) {
-      rows[index] ??= [columns[index]!];
-      rows[index]!.push(
-        `${warm.medianMs.toFixed(3)} / ${warm.p95Ms.toFixed(3)}${warm.status === 200 ? '' : ` (${warm.status})`}`,
-      );
-    }
+    measured.push([size.toLocaleString('en'), await measureWorkerCpu(outDir, options)]);
     await rm(root, { recursive: true, force: true });
     await rm(outDir, { recursive: true, force: true });
   }
-  const sizeHeads = sizes.map((size) => `${size.toLocaleString('en')} events: median / p95 ms`);
+  const runs = options.coldRuns;
+  const headline = measured.map(([name, figures]) => {
+    const cold = figures.cold[0]!;
+    return [
+      name,
+      cold.medianMs.toFixed(2),
+      cold.maxMs.toFixed(2),
+      cold.mainThreadMedianMs.toFixed(2),
+      `${cold.importMs.toFixed(1)} (worst ${cold.importMaxMs.toFixed(1)})`,
+    ];
+  });
+  const otherCold = COLD_TARGETS.slice(1).map((target, index) => [
+    target.name,
+    ...measured.map(([, figures]) => {
+      const cold = figures.cold[index + 1]!;
+      return `${cold.medianMs.toFixed(2)} / ${cold.maxMs.toFixed(2)}${cold.status === 200 ? '' : ` (${cold.status})`}`;
+    }),
+  ]);
+  const rows = CPU_TARGETS.map((target, index) => [
+    target.name,
+    ...measured.map(([, figures]) => {
+      const warm = figures.warm[index]!;
+      return `${warm.medianMs.toFixed(3)} / ${warm.p95Ms.toFixed(3)}${warm.status === 200 ? '' : ` (${warm.status})`}`;
+    }),
+  ]);
+  const heads = (what: string) => measured.map(([name]) => `${name}${values.dist ? '' : ' events'}: ${what}`);
   return [
     '### CPU time of the built worker per request (in-process, process.cpuUsage)',
     '',
     table(
       [
         'events',
-        'cold first /api/status ms (median of 5)',
-        'cold, worst of 5',
-        'module evaluation ms (not per request)',
+        `cold first /api/status ms (median of ${runs})`,
+        `cold, worst of ${runs}`,
+        'main thread only, median',
+        'module evaluation ms, median (not per request)',
       ],
-      cold,
+      headline,
     ),
     '',
-    table(['warm request', ...sizeHeads], rows),
+    table(['cold first request', ...heads(`median / worst of ${runs} ms`)], otherCold),
+    '',
+    table(['warm request', ...heads('median / p95 ms')], rows),
   ].join('\n');
 }
 

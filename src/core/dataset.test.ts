@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deriveBoard, boardFromSummaries } from './board.ts';
+import { PRERENDERED_FILES } from './prerendered.ts';
 import {
   buildEdgeDataset,
+  EDGE_DATASET_PATH,
+  EDGE_SUMMARIES_PATH,
   EdgeDatasetSchema,
   publishEvents,
   recentEvents,
@@ -74,5 +77,26 @@ describe('the edge data set', { timeout: 120_000 }, () => {
     for (const provider of PROVIDERS)
       expect(dataset.providers[provider].recent).toHaveLength(RECENT_EVENTS_PER_PROVIDER);
     expect(EdgeDatasetSchema.parse(JSON.parse(JSON.stringify(dataset)))).toEqual(dataset);
+  });
+});
+
+describe('the summaries’ own file', () => {
+  it('holds exactly the summaries and build time of the data set of the same build, with its stamp', () => {
+    const list = [
+      makeEvent({ id: 's1', provider: 'provider_a', announcedAt: '2026-06-01T08:00:00.000Z' }),
+      makeEvent({ id: 's2', provider: 'provider_b', kind: 'tease', announcedAt: '2026-06-02T08:00:00.000Z' }),
+    ];
+    const input = { published: publishEvents(list, NOW), baseUrl: 'https://board.example', buildId: 'b1' };
+    const board = JSON.parse(PRERENDERED_FILES[EDGE_DATASET_PATH]!(input)) as {
+      builtAt: string;
+      stamp: unknown;
+      providers: Record<string, { summary: unknown }>;
+    };
+    const summaries = JSON.parse(PRERENDERED_FILES[EDGE_SUMMARIES_PATH]!(input)) as Record<string, unknown>;
+    expect(summaries).toEqual({
+      builtAt: board.builtAt,
+      summaries: Object.fromEntries(PROVIDERS.map((provider) => [provider, board.providers[provider]!.summary])),
+      stamp: board.stamp,
+    });
   });
 });

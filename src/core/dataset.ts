@@ -4,7 +4,7 @@ import { TIMELINE_LIMIT, type ProviderFilter } from './api/query.ts';
 import { ProviderSchema } from './enums.ts';
 import { forecastScores, ForecastScoresSchema } from './forecast/skill.ts';
 import { providerForecastTrackRecord } from './forecast/track-record.ts';
-import { ProviderSummarySchema, summarizeProvider } from './history.ts';
+import { ProviderSummarySchema, summarizeProvider, type ProviderSummary } from './history.ts';
 import { compareNewestFirst, eventsKnownAt, isPublished } from './ordering.ts';
 import { EventSchema, UtcTimestampSchema, type Event } from './schemas.ts';
 import { PROVIDERS, type EventKind, type Provider } from './vocabulary.ts';
@@ -15,9 +15,15 @@ import { PROVIDERS, type EventKind, type Provider } from './vocabulary.ts';
  * derived from and the newest events any request can ask for (a timeline holds at most 500). The whole
  * history is published too, for people and scripts, one file per provider and year (`/data/events/…`), so
  * that no file outgrows the platform's 25 MiB per asset.
+ *
+ * The summaries alone are also written to their own file (`/data/summaries.json`, about 15 KiB): the status,
+ * the forecast and the badges need nothing else, and a cold isolate answering them would otherwise parse the
+ * 1,500 newest events as well (550 KiB at 10,000 events, most of the first request's CPU; docs/performance.md).
  */
 
 export const EDGE_DATASET_PATH = '/data/board.json';
+/** Not a public address of its own: the edge's copy of the summaries that `/data/board.json` also holds. */
+export const EDGE_SUMMARIES_PATH = '/data/summaries.json';
 export const HISTORY_INDEX_PATH = '/data/events/index.json';
 export const historyFilePath = (provider: Provider, year: number) => `/data/events/${provider}/${year}.json`;
 
@@ -51,8 +57,31 @@ export const EdgeDatasetSchema = z.strictObject({
 });
 export type EdgeDataset = z.infer<typeof EdgeDatasetSchema>;
 
+/** Every provider's summary, as the status, the forecast and the badges read them. */
+export type EdgeSummaries = Record<Provider, ProviderSummary>;
+
+export const EdgeSummariesSchema = z.strictObject({
+  builtAt: UtcTimestampSchema,
+  summaries: z.strictObject(
+    Object.fromEntries(PROVIDERS.map((provider) => [provider, ProviderSummarySchema])) as Record<
+      Provider,
+      typeof ProviderSummarySchema
+    >,
+  ),
+});
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Whether `summary` has the lists the board and the forecast walk, for `provider`. */
+const hasSummaryFrame = (summary: unknown, provider: Provider): boolean =>
+  isObject(summary) &&
+  summary.provider === provider &&
+  typeof summary.asOf === 'string' &&
+  Array.isArray(summary.recentResets) &&
+  Array.isArray(summary.recentGapsMs) &&
+  Array.isArray(summary.pendingResets) &&
+  Array.isArray(summary.hourHistogramUtc);
 
 /**
  * Whether a stamped `/data/board.json` has the frame every reader walks: per provider a `summary` with its
@@ -66,22 +95,27 @@ export function hasEdgeDatasetFrame(value: unknown): boolean {
   const { providers } = value;
   return PROVIDERS.every((provider) => {
     const data = providers[provider];
-    if (!isObject(data) || !Array.isArray(data.recent) || !isObject(data.summary)) return false;
-    if (!isObject(data.forecastScores)) return false;
-    const { summary } = data;
     return (
-      summary.provider === provider &&
-      typeof summary.asOf === 'string' &&
-      Array.isArray(summary.recentResets) &&
-      Array.isArray(summary.recentGapsMs) &&
-      Array.isArray(summary.pendingResets) &&
-      Array.isArray(summary.hourHistogramUtc)
+      isObject(data) &&
+      Array.isArray(data.recent) &&
+      isObject(data.forecastScores) &&
+      hasSummaryFrame(data.summary, provider)
     );
   });
 }
 
+/** The same look at a stamped `/data/summaries.json`: per provider a summary with its lists. */
+export function hasEdgeSummariesFrame(value: unknown): boolean {
+  if (!isObject(value) || typeof value.builtAt !== 'string' || !isObject(value.summaries)) return false;
+  const { summaries } = value;
+  return PROVIDERS.every((provider) => hasSummaryFrame(summaries[provider], provider));
+}
+
 /** `/data/board.json` as the build writes it: the data set with the build's stamp. */
 export const EdgeDatasetFileSchema = EdgeDatasetSchema.extend({ stamp: BuildStampSchema }).meta({ id: 'EdgeDataset' });
+
+/** `/data/summaries.json` as the build writes it: the data set's summaries with the build's stamp. */
+export const EdgeSummariesFileSchema = EdgeSummariesSchema.extend({ stamp: BuildStampSchema });
 
 export const HistoryIndexSchema = z
   .strictObject({
@@ -144,11 +178,14 @@ export function buildEdgeDataset(events: readonly Event[], builtAt: Date): EdgeD
   return { builtAt: builtAt.toISOString(), providers };
 }
 
-export const summariesOf = (dataset: EdgeDataset) =>
-  Object.fromEntries(PROVIDERS.map((provider) => [provider, dataset.providers[provider].summary])) as Record<
-    Provider,
-    EdgeDataset['providers'][Provider]['summary']
-  >;
+export const summariesOf = (dataset: EdgeDataset): EdgeSummaries =>
+  Object.fromEntries(PROVIDERS.map((provider) => [provider, dataset.providers[provider].summary])) as EdgeSummaries;
+
+/** The summaries' own file: the data set's summaries and its build time, nothing else. */
+export const edgeSummaries = (dataset: EdgeDataset): z.infer<typeof EdgeSummariesSchema> => ({
+  builtAt: dataset.builtAt,
+  summaries: summariesOf(dataset),
+});
 
 /** The newest `limit` events of one provider or of all three (a merge of the per-provider lists). */
 export function recentEvents(dataset: EdgeDataset, provider: ProviderFilter, limit: number, kind?: EventKind): Event[] {

@@ -2,7 +2,15 @@ import { TIMELINE_LIMIT } from './api/query.ts';
 import { buildTimelineResponse } from './api/timeline.ts';
 import { deriveBoard } from './board.ts';
 import { stamped } from './build-stamp.ts';
-import { buildEdgeDataset, EDGE_DATASET_PATH, EdgeDatasetFileSchema, type PublishedEvents } from './dataset.ts';
+import {
+  buildEdgeDataset,
+  EDGE_DATASET_PATH,
+  EDGE_SUMMARIES_PATH,
+  EdgeDatasetFileSchema,
+  edgeSummaries,
+  EdgeSummariesFileSchema,
+  type PublishedEvents,
+} from './dataset.ts';
 import { buildRecordShard, RECORD_SHARD_COUNT, RecordShardFileSchema, recordShardPath } from './event-records.ts';
 import type { EventProvenance } from './provenance.ts';
 import { ForecastTrackRecordSchema } from './forecast/schemas.ts';
@@ -79,6 +87,12 @@ export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {
   [EDGE_DATASET_PATH]: (input) =>
     JSON.stringify(
       EdgeDatasetFileSchema.parse(stamped(buildEdgeDataset(input.published.events, builtAt(input)), input.buildId)),
+    ),
+  [EDGE_SUMMARIES_PATH]: (input) =>
+    JSON.stringify(
+      EdgeSummariesFileSchema.parse(
+        stamped(edgeSummaries(buildEdgeDataset(input.published.events, builtAt(input))), input.buildId),
+      ),
     ),
   '/api/timeline': (input) =>
     JSON.stringify(

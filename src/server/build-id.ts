@@ -6,3 +6,6 @@
  */
 export const BUILD_ID: string | undefined =
   typeof __DEPARTURES_BUILD_ID__ === 'undefined' ? undefined : __DEPARTURES_BUILD_ID__;
+
+/** Whether this is `astro dev` (built with the fixed id `dev`); Vitest sets DEV too, but runs unbuilt code. */
+export const IN_ASTRO_DEV: boolean = import.meta.env.DEV && BUILD_ID !== undefined;

@@ -1,5 +1,5 @@
-import type { EdgeDataset } from '../core/dataset.ts';
-import { DataSourceUnavailable, loadEdgeDataset } from './data-source.ts';
+import type { EdgeDataset, EdgeSummaries } from '../core/dataset.ts';
+import { DataSourceUnavailable, loadEdgeDataset, loadEdgeSummaries } from './data-source.ts';
 
 /**
  * What a handler may know of its request: the request, the clock, the bindings, the data set and the static
@@ -10,6 +10,9 @@ export interface EdgeContext {
   url: URL;
   now: Date;
   env: EdgeBindings;
+  /** The summaries alone (`/data/summaries.json`): enough for the status, the forecast and the badges. */
+  summaries(): Promise<EdgeSummaries>;
+  /** The summaries and the newest events (`/data/board.json`, 37 times larger): for lists of events. */
   dataset(): Promise<EdgeDataset>;
   /** A prerendered file, fetched with the request's conditional headers; missing means the data is gone. */
   asset(path: string): Promise<Response>;
@@ -42,6 +45,7 @@ export function createContext(request: Request, env: EdgeBindings, now = new Dat
     url,
     now,
     env,
+    summaries: () => loadEdgeSummaries(env.ASSETS, url.origin),
     dataset: () => loadEdgeDataset(env.ASSETS, url.origin),
     async asset(path) {
       const response = await env.ASSETS.fetch(new Request(new URL(path, url.origin), { headers: request.headers }));

@@ -1,8 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { stamped } from '../core/build-stamp.ts';
-import { buildEdgeDataset } from '../core/dataset.ts';
+import { buildEdgeDataset, edgeSummaries } from '../core/dataset.ts';
 import { makeEvent, NOW } from '../core/test-events.ts';
-import { DataSourceUnavailable, forgetLoadedData, loadEdgeDataset, readEdgeDatasetNow } from './data-source.ts';
+import {
+  DataSourceUnavailable,
+  forgetLoadedData,
+  loadEdgeDataset,
+  loadEdgeSummaries,
+  readEdgeDatasetNow,
+} from './data-source.ts';
 
 /**
  * A `/data/board.json` with this build's stamp but not its shape is "the data cannot be read", as a missing
@@ -49,5 +55,48 @@ describe('loadEdgeDataset and a stamped file of the wrong shape', () => {
   it('reads a file of the right shape', async () => {
     const dataset = await loadEdgeDataset(serving(good()), ORIGIN);
     expect(dataset.providers.provider_a.recent.length).toBe(1);
+  });
+});
+
+describe('loadEdgeSummaries', () => {
+  const goodSummaries = () =>
+    stamped(edgeSummaries(buildEdgeDataset([makeEvent({ provider: 'provider_a' })], BUILT)), 'test-build');
+
+  it('reads /data/summaries.json, and nothing else', async () => {
+    const asked: string[] = [];
+    const assets = {
+      fetch: async (input: RequestInfo | URL) => {
+        asked.push(new URL(String(input)).pathname);
+        return Response.json(goodSummaries());
+      },
+    };
+    const summaries = await loadEdgeSummaries(assets, ORIGIN);
+    expect(asked).toEqual(['/data/summaries.json']);
+    expect(summaries.provider_a.eventCount).toBe(1);
+    expect(summaries.provider_b.eventCount).toBe(0);
+  });
+
+  it.each([
+    ['no summaries', { ...goodSummaries(), summaries: {} }],
+    [
+      'a summary of another provider',
+      {
+        ...goodSummaries(),
+        summaries: { ...goodSummaries().summaries, provider_c: goodSummaries().summaries.provider_a },
+      },
+    ],
+    [
+      'a summary without its resets',
+      {
+        ...goodSummaries(),
+        summaries: {
+          ...goodSummaries().summaries,
+          provider_b: { ...goodSummaries().summaries.provider_b, recentResets: 'x' },
+        },
+      },
+    ],
+    ['no stamp', { ...goodSummaries(), stamp: undefined }],
+  ])('%s: DataSourceUnavailable', async (_, body) => {
+    await expect(loadEdgeSummaries(serving(body), ORIGIN)).rejects.toThrow(DataSourceUnavailable);
   });
 });

@@ -1,23 +1,24 @@
 import { carriesStamp } from '../core/build-stamp.ts';
-import { EDGE_DATASET_PATH, hasEdgeDatasetFrame, type EdgeDataset } from '../core/dataset.ts';
+import {
+  EDGE_DATASET_PATH,
+  EDGE_SUMMARIES_PATH,
+  hasEdgeDatasetFrame,
+  hasEdgeSummariesFrame,
+  type EdgeDataset,
+  type EdgeSummaries,
+} from '../core/dataset.ts';
 import { recordShardPath, type RecordShard } from '../core/event-records.ts';
 import { providerPagePath, type ProviderPageData } from '../core/provider-page.ts';
 import type { Provider } from '../core/vocabulary.ts';
-import { BUILD_ID } from './build-id.ts';
+import { BUILD_ID, IN_ASTRO_DEV } from './build-id.ts';
 
 /** The build's data could not be read: every output that needs it answers `internal_error`. */
 export class DataSourceUnavailable extends Error {
   override name = 'DataSourceUnavailable';
 }
 
+/** The ASSETS of the reader's bindings, which every mode reaches the data through (built-files.ts). */
 type AssetFetcher = Pick<Fetcher, 'fetch'>;
-
-// In production the assets come from the ASSETS binding without leaving the worker. Astro's dev server
-// renders prerendered routes on demand and its ASSETS binding holds only public/, so in dev the data is
-// asked of the dev server itself.
-const devServer: AssetFetcher = { fetch: (input: RequestInfo | URL) => fetch(input) };
-// (Vitest sets DEV too, but runs unbuilt code, which has no BUILD_ID: its tests give the binding themselves.)
-const isDev = import.meta.env.DEV && BUILD_ID !== undefined;
 
 const loaded = new Map<string, Promise<unknown>>();
 
@@ -32,7 +33,7 @@ async function fetchStamped<T>(
   path: string,
   hasFrame: (data: unknown) => boolean = () => true,
 ): Promise<T> {
-  const response = await (isDev ? devServer : assets).fetch(new URL(path, origin));
+  const response = await assets.fetch(new URL(path, origin));
   if (!response.ok) throw new DataSourceUnavailable(`${path} answered ${response.status}`);
   const data: unknown = await response.json().catch(() => undefined);
   if (!carriesStamp(data, BUILD_ID)) throw new DataSourceUnavailable(`${path} is not a data file of this build`);
@@ -50,7 +51,7 @@ function loadOnce<T>(
   path: string,
   hasFrame?: (data: unknown) => boolean,
 ): Promise<T> {
-  if (isDev) return fetchStamped<T>(assets, origin, path, hasFrame);
+  if (IN_ASTRO_DEV) return fetchStamped<T>(assets, origin, path, hasFrame);
   let loading = loaded.get(path) as Promise<T> | undefined;
   if (loading === undefined) {
     loading = fetchStamped<T>(assets, origin, path, hasFrame).catch((error: unknown) => {
@@ -64,6 +65,10 @@ function loadOnce<T>(
 
 /** Forgets every loaded file: what a fresh isolate starts from (the CPU benchmark's cold start). */
 export const forgetLoadedData = (): void => loaded.clear();
+
+/** Every provider's summary: all that the status, the forecast and the badges read (about 15 KiB). */
+export const loadEdgeSummaries = async (assets: AssetFetcher, origin: string): Promise<EdgeSummaries> =>
+  (await loadOnce<{ summaries: EdgeSummaries }>(assets, origin, EDGE_SUMMARIES_PATH, hasEdgeSummariesFrame)).summaries;
 
 /** The edge data set: summaries and newest events per provider (its size does not grow with the history). */
 export const loadEdgeDataset = (assets: AssetFetcher, origin: string): Promise<EdgeDataset> =>

@@ -1,0 +1,33 @@
+import { IN_ASTRO_DEV } from './build-id.ts';
+
+/**
+ * The one way to the built files (the data files, the prerendered timeline, feeds, calendars and track record),
+ * in every mode: the `ASSETS` binding of `withBuiltFiles(env)`. The worker entry hands those bindings to the edge
+ * routes (functions/worker.ts), and the pages' data takes its files from them too (page-data.ts).
+ *
+ * `npm start`, a deployment and the served tests read the platform's asset store; the in-process tests hand a
+ * binding over a fixture's files. `astro dev` builds nothing: its ASSETS binding holds only public/, and Astro
+ * renders each built file's prerendered route on demand. There the binding is a request to the dev server
+ * itself, marked as a built file's, which the worker hands straight to Astro rather than to the edge route of
+ * the same path (`/api/timeline` is both).
+ */
+
+const BUILT_FILE_HEADER = 'X-Built-File';
+
+/** `astro dev`'s stand-in for ASSETS: the built file's route, asked of the dev server (GET only, as ASSETS). */
+const devServerFiles = {
+  fetch: (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    const headers = new Headers(request.headers);
+    headers.set(BUILT_FILE_HEADER, '1');
+    return fetch(request.url, { headers });
+  },
+} as unknown as Fetcher;
+
+/** `env` with the ASSETS every reader of built files uses: the platform's, or `astro dev`'s stand-in. */
+export function withBuiltFiles<Bindings extends { ASSETS: Fetcher }>(env: Bindings): Bindings {
+  return IN_ASTRO_DEV ? { ...env, ASSETS: devServerFiles } : env;
+}
+
+/** In `astro dev`, whether `request` is the stand-in's, asking for a built file (only Astro renders those). */
+export const asksForBuiltFile = (request: Request): boolean => IN_ASTRO_DEV && request.headers.has(BUILT_FILE_HEADER);
