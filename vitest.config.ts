@@ -51,6 +51,7 @@ const REAL_CLOCK_ONLY = [
   // The push files with a real local D1: they hand the code under test its clock (or only store the time), and their
   // database runs in workerd, whose clock the shift does not move; the D1 start is most of their cost.
   'src/server/push/delivery.test.ts',
+  'src/server/push/build-dispatch.test.ts',
   'functions/api/push-store.test.ts',
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',

@@ -1,6 +1,7 @@
 import { handle } from '@astrojs/cloudflare/handler';
 import { withCommonHeaders } from '../src/server/http/cors.ts';
 import { readRestOfBody } from '../src/server/http/request.ts';
+import { noticeBuildOnce } from '../src/server/push/first-request.ts';
 import type { PushQueueMessage } from '../src/server/push/messages.ts';
 import { runPushQueue, runScheduledDispatch } from '../src/server/push/worker-handlers.ts';
 import { answerEdgeRoute } from './app.ts';
@@ -13,6 +14,7 @@ import { answerEdgeRoute } from './app.ts';
  */
 export default {
   async fetch(request, env, context) {
+    noticeBuildOnce(env, context); // a new build's events are pushed at once (docs/push.md, "A new build")
     return withCommonHeaders(
       (await answerEdgeRoute(request, edgeBindings(env, context))) ?? (await answerWithAstro(request, env, context)),
     );

@@ -5,6 +5,7 @@ import { BASE_URL } from '../base-url.ts';
 import {
   DELIVER_CHUNK_SIZE,
   type DeliverMessage,
+  type DispatchMessage,
   FANOUT_PAGE_SIZE,
   type FanoutMessage,
   type PushProducer,
@@ -28,6 +29,11 @@ export interface ConsumerSettings {
   vapid: VapidKeys;
   allowLoopbackReceiver: boolean;
   fetcher?: typeof fetch;
+  /**
+   * Runs what a `dispatch` message asks for: the dispatch the minute cron runs, at `now` (worker-handlers.ts hands
+   * `dispatchDue` over the worker's bindings). A consumer without it retries such a message.
+   */
+  dispatch?: (message: DispatchMessage, now: Date) => Promise<unknown>;
 }
 
 /** A subscription failing for this long is dropped (decided). */
@@ -205,8 +211,9 @@ async function recordOutcomes(
 }
 
 /**
- * A batch from the queue: each message on its own, so one that fails (D1 unavailable) is retried by the queue
- * without holding up the others. Sending itself never throws (sender.ts).
+ * A batch from the queue: each message on its own, so one that fails (D1 unavailable, the data set unreadable
+ * for a `dispatch`) is retried by the queue without holding up the others. Sending itself never throws
+ * (sender.ts).
  */
 export async function consumePushBatch(
   batch: MessageBatch<PushQueueMessage>,
@@ -217,8 +224,12 @@ export async function consumePushBatch(
   await Promise.all(
     batch.messages.map(async (message) => {
       try {
-        if (message.body.type === 'fanout') await fanOut(env, message.body);
-        else await deliver(env, message.body, settings, now());
+        const { body } = message;
+        if (body.type === 'dispatch') {
+          if (settings.dispatch === undefined) throw new Error('this consumer cannot run a dispatch');
+          await settings.dispatch(body, now());
+        } else if (body.type === 'fanout') await fanOut(env, body);
+        else await deliver(env, body, settings, now());
         message.ack();
       } catch (error) {
         console.error('push queue message failed', error);

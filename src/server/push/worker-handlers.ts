@@ -1,7 +1,7 @@
 import type { PushBindings } from '../context.ts';
 import { consumePushBatch } from './consumer.ts';
 import { dispatchDue } from './dispatch.ts';
-import type { PushQueueMessage } from './messages.ts';
+import type { DispatchMessage, PushQueueMessage } from './messages.ts';
 import { allowsLoopbackReceiver, readVapidKeys } from './vapid.ts';
 
 /**
@@ -29,16 +29,26 @@ export async function runScheduledDispatch(env: WorkerPushBindings, now: Date): 
   }
 }
 
+/**
+ * The queue's batches. A `dispatch` message (a new build's first request asked for it: build-dispatch.ts) runs
+ * the same `dispatchDue` as the cron, at the consumer's clock; unlike the cron's, a failed one is retried by the
+ * queue.
+ */
 export async function runPushQueue(batch: MessageBatch<PushQueueMessage>, env: WorkerPushBindings): Promise<void> {
-  const { PUSH_DB, PUSH_QUEUE } = env;
+  const { PUSH_DB, PUSH_QUEUE, ASSETS } = env;
   const vapid = readVapidKeys(env);
   if (PUSH_DB === undefined || PUSH_QUEUE === undefined || vapid === null) {
     batch.retryAll();
     return;
   }
+  const queue = PUSH_QUEUE as Queue<PushQueueMessage>;
+  const dispatch = async ({ buildId }: DispatchMessage, now: Date) => {
+    const result = await dispatchDue({ ASSETS, PUSH_DB, PUSH_QUEUE: queue }, now);
+    console.log(`push dispatch of build ${buildId}`, JSON.stringify(result));
+  };
   await consumePushBatch(
     batch,
-    { PUSH_DB, PUSH_QUEUE: PUSH_QUEUE as Queue<PushQueueMessage> },
-    { vapid, allowLoopbackReceiver: allowsLoopbackReceiver(env) },
+    { PUSH_DB, PUSH_QUEUE: queue },
+    { vapid, allowLoopbackReceiver: allowsLoopbackReceiver(env), dispatch },
   );
 }
