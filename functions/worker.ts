@@ -14,10 +14,12 @@ import { answerEdgeRoute } from './app.ts';
  */
 export default {
   async fetch(request, env, context) {
-    noticeBuildOnce(env, context); // a new build's events are pushed at once (docs/push.md, "A new build")
-    return withCommonHeaders(
+    const response = withCommonHeaders(
       (await answerEdgeRoute(request, edgeBindings(env, context))) ?? (await answerWithAstro(request, env, context)),
     );
+    // Once the answer is made: a new build's events are pushed at once (docs/push.md, "A new build").
+    noticeBuildOnce(env, context);
+    return response;
   },
   // Web Push (docs/push.md): the cron finds new events and fans out through the queue; the consumer sends.
   async scheduled(controller, env) {

@@ -30,15 +30,13 @@ export type BuildDispatchOutcome =
   /** The claim or the enqueue failed and was logged; the claim, if made, was given back; the cron remains. */
   | 'failed';
 
-/** The `dispatch_state` row that says a build's dispatch was started: one per build, never reused. */
+// The `dispatch_state` row that says a build's dispatch was started: one per build, never reused.
 export const buildMark = (buildId: string): string => `build:${buildId}`;
 
-/**
- * Claims `buildId` and enqueues its dispatch when no isolate did before. The claim is one insert into
- * `dispatch_state` that only the first of any number of racing isolates gets a row back from; a build served
- * again later (a rollback) finds its own row and does nothing, while every pair it could have sent is claimed
- * in `notifications` anyway. Never throws: it runs in `waitUntil`, where a failure is only logged.
- */
+// The claim is one insert into `dispatch_state` that only the first of any number of racing isolates gets a row
+// back from; a build served again later (a rollback) finds its own row and does nothing, while every pair it
+// could have sent is claimed in `notifications` anyway.
+/** Claims `buildId` and enqueues its dispatch when no isolate did before; never throws (it runs in `waitUntil`). */
 export async function startBuildDispatch(
   env: BuildDispatchBindings,
   buildId: string,

@@ -211,9 +211,8 @@ async function recordOutcomes(
 }
 
 /**
- * A batch from the queue: each message on its own, so one that fails (D1 unavailable, the data set unreadable
- * for a `dispatch`) is retried by the queue without holding up the others. Sending itself never throws
- * (sender.ts).
+ * A batch from the queue: each message on its own, so one that fails (D1 unavailable) is retried by the queue
+ * without holding up the others. Sending itself never throws (sender.ts).
  */
 export async function consumePushBatch(
   batch: MessageBatch<PushQueueMessage>,

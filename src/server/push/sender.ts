@@ -66,12 +66,9 @@ function requestUrls(endpoint: string, allowLoopbackReceiver: boolean): { buildF
   return { buildFor: url.href, sendTo: endpoint };
 }
 
-/**
- * The request's headers and encrypted body. The library's `buildPushPayload` would sign a new VAPID token for
- * every push; its two parts are used instead, with the token of the push service's origin reused
- * (vapid-authorization.ts), and the headers it would add written here: RFC 8030 `TTL` and `Urgency`, RFC 8188's
- * `Content-Encoding: aes128gcm`.
- */
+// The library's `buildPushPayload` would sign a new VAPID token for every push: its two parts are used instead,
+// with the push service's token reused (vapid-authorization.ts), and the headers it would add are written here
+// (RFC 8030 `TTL` and `Urgency`, RFC 8188 `Content-Encoding: aes128gcm`).
 async function pushRequest(
   payload: string,
   target: PushTarget,

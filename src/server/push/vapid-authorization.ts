@@ -12,10 +12,8 @@ import type { VapidKeys } from './vapid.ts';
 
 /** A cached token is signed again once it has less than this left before its `exp`. */
 export const VAPID_RENEW_MARGIN_MS = 10 * 60 * 1000;
-/**
- * Origins kept per isolate. Subscriptions name a handful of push services (the browsers' vendors), but an
- * endpoint may name any https host: the oldest entry makes room beyond this.
- */
+// Origins kept per isolate: subscriptions name a handful of push services (the browsers' vendors), but an
+// endpoint may name any https host, so the oldest entry makes room beyond this.
 const MAX_CACHED_ORIGINS = 64;
 
 interface SignedAuthorization {
@@ -26,7 +24,8 @@ interface SignedAuthorization {
 
 const signed = new Map<string, Promise<SignedAuthorization>>();
 
-/** The `exp` of a compact JWS's payload, in ms; the token is ours, but an unreadable one is simply not reused. */
+// The `exp` of the token's payload, in ms: read from the token, whatever lifetime the library gives it. An
+// unreadable one is simply not reused.
 function expiryOf(authorization: string): number {
   const token = /^vapid t=([^,\s]+)/.exec(authorization)?.[1] ?? '';
   try {
@@ -43,11 +42,8 @@ async function sign(endpoint: string, vapid: VapidKeys): Promise<SignedAuthoriza
   return { authorization: headers.authorization, expiresAtMs: expiryOf(headers.authorization) };
 }
 
-/**
- * The Authorization header for a push to `endpoint` (an https URL: the library refuses others), signed with
- * `vapid` for the endpoint's origin, from this isolate's cache while it has more than the margin left at `now`
- * (the consumer's clock). Pushes sent at once to one origin share one signature.
- */
+// Pushes sent at once to one origin share one signature: the promise is what is kept.
+/** The Authorization for a push to `endpoint` (https), from the cache while it has the margin left at `now`. */
 export async function vapidAuthorization(endpoint: string, vapid: VapidKeys, now = new Date()): Promise<string> {
   const key = `${vapid.publicKey} ${vapid.subject} ${new URL(endpoint).origin}`;
   const cached = signed.get(key);

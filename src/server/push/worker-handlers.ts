@@ -29,11 +29,9 @@ export async function runScheduledDispatch(env: WorkerPushBindings, now: Date): 
   }
 }
 
-/**
- * The queue's batches. A `dispatch` message (a new build's first request asked for it: build-dispatch.ts) runs
- * the same `dispatchDue` as the cron, at the consumer's clock; unlike the cron's, a failed one is retried by the
- * queue.
- */
+// A `dispatch` message (a new build's first request asked for it: build-dispatch.ts) runs the same `dispatchDue`
+// as the cron, at the consumer's clock; unlike the cron's run, a failed one is retried by the queue.
+/** The queue's batches. */
 export async function runPushQueue(batch: MessageBatch<PushQueueMessage>, env: WorkerPushBindings): Promise<void> {
   const { PUSH_DB, PUSH_QUEUE, ASSETS } = env;
   const vapid = readVapidKeys(env);
