@@ -1,7 +1,7 @@
 // @ts-check
 import cloudflare from '@astrojs/cloudflare';
 import { defineConfig } from 'astro/config';
-import { fileURLToPath } from 'node:url';
+import { sdkValidatorForWorkers } from './functions/mcp/sdk-adapter.ts';
 import { buildId } from './src/integrations/build-id.ts';
 import { requireSiteUrl } from './src/integrations/require-site-url.ts';
 import { staticHeaders } from './src/integrations/static-headers.ts';
@@ -31,15 +31,8 @@ export default defineConfig({
     // npm run dev: optimized up front, not found on the first page that needs it (which cost a second
     // optimization and a reload of every module).
     ssr: { optimizeDeps: { include: ['feedsmith'] } },
-    // The MCP SDK's default Ajv validator is never used on Workers (see functions/mcp/without-ajv.ts).
-    resolve: {
-      alias: [
-        {
-          find: /^\.\.\/validation\/ajv-provider\.js$/,
-          replacement: fileURLToPath(new URL('./functions/mcp/without-ajv.ts', import.meta.url)),
-        },
-      ],
-    },
+    // The MCP SDK's default validator in the worker: its Workers-safe one, not Ajv (functions/mcp/sdk-adapter.ts, 9).
+    plugins: [sdkValidatorForWorkers()],
   },
   integrations: [requireSiteUrl(), buildId(), events, staticHeaders({ servesSampleData: events.servesSampleData })],
 });

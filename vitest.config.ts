@@ -17,7 +17,10 @@ const OWN_BUILDS_FIRST = [
 ];
 const SERVED_FIRST = [
   'tests/website.browser.test.ts',
+  'tests/phone-board.browser.test.ts',
   'tests/push-dispatch.test.ts',
+  'tests/chat-webhooks.test.ts',
+  'tests/websub.test.ts',
   'tests/data-source-fault.test.ts',
 ];
 
@@ -53,6 +56,9 @@ const REAL_CLOCK_ONLY = [
   'src/server/push/delivery.test.ts',
   'src/server/push/build-dispatch.test.ts',
   'functions/api/push-store.test.ts',
+  'src/server/watch/cron.test.ts',
+  'src/server/webhooks/delivery.test.ts',
+  'src/server/websub/delivery.test.ts',
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',
   'src/core/content/validate-event-files.fuzz.test.ts',

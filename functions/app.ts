@@ -1,7 +1,7 @@
 import { judgePath, MAX_REDIRECTED_QUERY_LENGTH } from '../src/core/routes/canonical-path.ts';
 import { parseRouteInput } from '../src/core/routes/input.ts';
 import { matchRoute, ownsProviderPath } from '../src/core/routes/match.ts';
-import type { RouteSpec } from '../src/core/routes/route.ts';
+import { PAGE_METHODS, type RouteSpec } from '../src/core/routes/route.ts';
 import { CACHE_POLICIES } from '../src/core/routes/policy.ts';
 import type { EdgeRoute, EdgeRouteId, EdgeRouteOf } from '../src/core/routes/table.ts';
 import { createContext, type EdgeBindings, type EdgeContext } from '../src/server/context.ts';
@@ -17,6 +17,7 @@ import {
   methodNotAllowed,
   notFoundIn,
   notAPath,
+  pageMethodNotAllowed,
   toCanonicalPath,
   uriTooLong,
 } from '../src/server/http/responses.ts';
@@ -65,7 +66,11 @@ async function routeRequest(request: Request, env: EdgeBindings, now: Date): Pro
   }
   if (verdict.kind === 'notFound') return notAPath();
   const match = matchRoute(pathname);
-  if (match === undefined) return ownsProviderPath(pathname) ? invalidProvider() : undefined;
+  if (match === undefined) {
+    if (ownsProviderPath(pathname)) return invalidProvider();
+    // Astro's: pages (the 404 page too) and files, which only read; the table's routes say their own methods.
+    return PAGE_METHODS.includes(request.method) ? undefined : pageMethodNotAllowed();
+  }
   const { routes, params } = match;
   if (request.method === 'OPTIONS') return optionsResponse(routes);
   const method = request.method === 'HEAD' ? 'GET' : request.method;

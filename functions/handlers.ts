@@ -8,6 +8,8 @@ import { PUSH_HANDLERS } from './api/push.ts';
 import { SOURCE_HANDLERS } from './api/sources.ts';
 import { STATUS_HANDLERS } from './api/status.ts';
 import { TIMELINE_HANDLERS } from './api/timeline.ts';
+import { WEBHOOK_HANDLERS } from './api/webhooks.ts';
+import { WEBSUB_HANDLERS } from './api/websub.ts';
 import { handleMcp } from './mcp/handler.ts';
 import type { EdgeHandlers } from './route-handler.ts';
 
@@ -26,6 +28,8 @@ export const HANDLERS: EdgeHandlers = {
   ...SOURCE_HANDLERS,
   ...FORECAST_HANDLERS,
   ...PUSH_HANDLERS,
+  ...WEBHOOK_HANDLERS,
+  ...WEBSUB_HANDLERS,
   postMcp: handleMcp,
   postMcpAlias: handleMcp,
 };

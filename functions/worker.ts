@@ -4,6 +4,8 @@ import { readRestOfBody } from '../src/server/http/request.ts';
 import { noticeBuildOnce } from '../src/server/push/first-request.ts';
 import type { PushQueueMessage } from '../src/server/push/messages.ts';
 import { runPushQueue, runScheduledDispatch } from '../src/server/push/worker-handlers.ts';
+import { runScheduledWatch } from '../src/server/watch/cron.ts';
+import { WEBSUB_QUEUE_NAME, type WebSubQueueMessage } from '../src/server/websub/messages.ts';
 import { answerEdgeRoute } from './app.ts';
 
 /**
@@ -23,12 +25,17 @@ export default {
   },
   // Web Push (docs/push.md): the cron finds new events and fans out through the queue; the consumer sends.
   async scheduled(controller, env) {
+    await runScheduledWatch(env, new Date(controller.scheduledTime)); // the watcher first (docs/watch.md)
     await runScheduledDispatch(env, new Date(controller.scheduledTime));
   },
   async queue(batch, env) {
-    await runPushQueue(batch, env);
+    // WebSub's queue (docs/push.md, "WebSub"): its consumer is loaded only when one of its batches comes.
+    if (batch.queue === WEBSUB_QUEUE_NAME) {
+      const { runWebSubQueue } = await import('../src/server/websub/hub.ts');
+      await runWebSubQueue(batch as MessageBatch<WebSubQueueMessage>, env);
+    } else await runPushQueue(batch as MessageBatch<PushQueueMessage>, env);
   },
-} satisfies ExportedHandler<Env, PushQueueMessage>;
+} satisfies ExportedHandler<Env, PushQueueMessage | WebSubQueueMessage>;
 
 /** Astro's answer, then what it left of the request's body read, as after an edge route's (functions/app.ts). */
 async function answerWithAstro(request: Request, env: Env, context: ExecutionContext): Promise<Response> {

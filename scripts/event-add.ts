@@ -7,14 +7,15 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import {
   checkAccount,
+  checkAnnouncedAt,
   checkAudience,
+  checkEffectiveAt,
   checkId,
   checkKind,
   checkProvider,
   checkScope,
   checkSourceUrl,
   checkSummary,
-  checkTimestamp,
   type AnswerCheck,
 } from '../src/core/contributor/answers.ts';
 import { buildDraftEvent, idFromPostUrl, type DraftInput } from '../src/core/content/new-event.ts';
@@ -31,7 +32,8 @@ interface Question {
   flag: string;
   question: string;
   required: boolean;
-  check: (answer: string) => AnswerCheck;
+  /** Checks one answer as it is given, with the answers given before it (the effective time follows the announced). */
+  check: (answer: string, earlier: Readonly<Record<string, string>>) => AnswerCheck;
 }
 
 const QUESTIONS: Question[] = [
@@ -57,7 +59,8 @@ const QUESTIONS: Question[] = [
     flag: 'announced',
     question: 'Announced at (ISO 8601 with offset, e.g. 2026-11-21T18:30:00+08:00)',
     required: true,
-    check: checkTimestamp,
+    // The clock as the answer is given: a post cannot have been published later than now.
+    check: (answer) => checkAnnouncedAt(answer, new Date()),
   },
   {
     field: 'scope',
@@ -71,7 +74,7 @@ const QUESTIONS: Question[] = [
     flag: 'effective',
     question: 'Effective at, if the post names a later time [none]',
     required: false,
-    check: checkTimestamp,
+    check: (answer, earlier) => checkEffectiveAt(answer, earlier.announcedAt),
   },
   {
     field: 'audience',
@@ -114,7 +117,7 @@ const flagProblems: string[] = [];
 for (const { field, flag, check } of QUESTIONS) {
   const given = flagValue(flag);
   if (given === undefined) continue;
-  const checked = check(given);
+  const checked = check(given, answers);
   if (checked.ok) answers[field] = checked.value;
   else flagProblems.push(`${field}: ${checked.message}`);
 }
@@ -150,7 +153,7 @@ if (missingRequired.length > 0) {
       }
       const answer = String(next.value).trim();
       if (answer === '' && !required) break;
-      const checked = check(answer);
+      const checked = check(answer, answers);
       if (checked.ok) {
         answers[field] = checked.value;
         break;

@@ -19,10 +19,13 @@ if (!(await portIsFree(port, host))) {
 }
 
 await buildSite({ siteUrl: siteUrl(), stdio: 'inherit', ...(outDir ? { outDir } : {}) });
+// The review channel of the watcher (docs/watch.md), when the environment names one: through the secrets file.
+const reviewWebhook = process.env.REVIEW_WEBHOOK_URL;
 const server = await serveBuild({
   port,
   host,
   stdio: 'inherit',
+  ...(reviewWebhook ? { secrets: { REVIEW_WEBHOOK_URL: reviewWebhook } } : {}),
   ...(outDir ? { workerConfig: path.join(outDir, 'server/wrangler.json') } : {}),
 });
 

@@ -5,12 +5,13 @@
 import { parseArgs } from 'node:util';
 import { eventsDirectory } from '../src/node/events-directory.ts';
 import { writeSourceReport } from '../src/node/source-report.ts';
-import { runWatch, WatchConfigError } from '../src/node/watch/run-watch.ts';
+import { WATCH_RULES_FILE, WATCH_SOURCES_FILE, WatchConfigError } from '../src/node/watch/config-file.ts';
+import { runWatch } from '../src/node/watch/run-watch.ts';
 
 const { values } = parseArgs({
   options: {
-    sources: { type: 'string', default: 'content/watch/sources.json' },
-    rules: { type: 'string', default: 'content/watch/classification.json' },
+    sources: { type: 'string', default: WATCH_SOURCES_FILE },
+    rules: { type: 'string', default: WATCH_RULES_FILE },
     state: { type: 'string', default: 'content/watch/state.json' },
     'timeout-ms': { type: 'string', default: '10000' },
     'max-bytes': { type: 'string', default: String(2 * 1024 * 1024) },

@@ -227,6 +227,146 @@ describe('the "Notify me" control', () => {
   });
 });
 
+/**
+ * Runs in the page before its scripts: every text the control's status line shows, in order (each `say` puts a
+ * new text node there), so a step that is over by the time the test looks is still seen.
+ */
+function recordStatusLines() {
+  const lines: string[] = [];
+  (globalThis as unknown as { statusLines: string[] }).statusLines = lines;
+  document.addEventListener('DOMContentLoaded', () => {
+    const status = document.querySelector('[data-notify-status]');
+    if (status === null) return;
+    new MutationObserver((records) => {
+      for (const record of records) for (const node of record.addedNodes) lines.push(node.textContent ?? '');
+    }).observe(status, { childList: true });
+  });
+}
+
+const statusLines = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { statusLines: string[] }).statusLines);
+
+/**
+ * A page with the control, the profile's notification permission as `permission` says ("prompt": never asked).
+ * "denied" is set through the DevTools protocol (Playwright grants, and clears, but cannot deny).
+ */
+async function openNotify(
+  path: string,
+  fake: FakeSubscription,
+  permission: 'prompt' | 'granted' | 'denied',
+): Promise<Page> {
+  browser = await launchChromium({ extraHTTPHeaders: { 'CF-Connecting-IP': uniqueClientIp() } });
+  if (permission === 'granted') await browser.grantPermissions(['notifications'], { origin: baseUrl });
+  await browser.addInitScript(readPermission);
+  await browser.addInitScript(replacePushManager, fake);
+  await browser.addInitScript(recordStatusLines);
+  const page = await browser.newPage();
+  if (permission === 'denied') {
+    const cdp = await browser.newCDPSession(page);
+    await cdp.send('Browser.setPermission', {
+      permission: { name: 'notifications' },
+      setting: 'denied',
+      origin: baseUrl,
+    });
+  }
+  await page.goto(`${baseUrl}${path}`);
+  await page.waitForSelector('#notify-form', { state: 'visible' });
+  return page;
+}
+
+describe('"Notify me" says each step', () => {
+  const words = TRANSLATIONS.en.notify.status;
+  const zhWords = TRANSLATIONS.zh.notify.status;
+
+  it('asking while the prompt is open, subscribing while the request is out, then done', async () => {
+    const fake = browserKeys();
+    const page = await openNotify('/', fake, 'prompt');
+    // The person's answer: the headless shell has no prompt to click, so "Allow" is the profile's grant, given
+    // while the page waits on `requestPermission`, which then answers from it.
+    const seen: Record<string, string | null> = {};
+    await page.exposeFunction('answerPrompt', async () => {
+      seen['prompt open'] = await page.textContent('[data-notify-status]');
+      await browser!.grantPermissions(['notifications'], { origin: baseUrl });
+    });
+    await page.evaluate(() => {
+      const ask = Notification.requestPermission.bind(Notification);
+      const answer = (globalThis as unknown as { answerPrompt: () => Promise<void> }).answerPrompt;
+      Notification.requestPermission = async () => {
+        await answer();
+        return ask();
+      };
+    });
+    await page.route(`${baseUrl}/api/push/subscriptions`, async (route) => {
+      seen['request out'] = await page.textContent('[data-notify-status]');
+      seen['buttons while out'] = String(await page.isDisabled('[data-notify-save]'));
+      await route.continue();
+    });
+    const [saved] = await Promise.all([writeTo(page, 'POST'), page.click('[data-notify-save]')]);
+    expect((await saved.response())?.status()).toBe(201);
+    await expect.poll(() => page.textContent('[data-notify-status]')).toBe(words.saved);
+    expect(seen).toEqual({
+      'prompt open': words.asking,
+      'request out': words.subscribing,
+      'buttons while out': 'true',
+    });
+    expect(await statusLines(page)).toEqual([words.asking, words.subscribing, words.saved]);
+    expect(await page.isDisabled('[data-notify-save]')).toBe(false);
+  });
+
+  it('"dismissed" when the prompt closes without an answer, in Chinese, and nothing is sent', async () => {
+    const page = await openNotify('/zh/provider_a', browserKeys(), 'prompt');
+    const writes: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/push/')) writes.push(request.url());
+    });
+    // The headless shell closes a permission prompt at once without an answer: the permission stays "default".
+    await page.click('[data-notify-save]');
+    await expect.poll(() => page.textContent('[data-notify-status]')).toBe(zhWords.dismissed);
+    expect(await page.evaluate(() => Notification.permission)).toBe('default');
+    expect(await statusLines(page)).toEqual([zhWords.asking, zhWords.dismissed]);
+    expect(writes).toEqual([]);
+  });
+
+  it('"blocked" when the browser denies, on arrival and on a press, never "asking" or "dismissed"', async () => {
+    const page = await openNotify('/provider_b', browserKeys(), 'denied');
+    await expect.poll(() => page.textContent('[data-notify-status]')).toBe(words.denied);
+    await page.click('[data-notify-save]');
+    await expect.poll(() => statusLines(page)).toEqual([words.denied, words.denied]);
+    expect(words.denied).not.toBe(words.dismissed);
+    expect(words.denied).toMatch(/blocked in your browser’s settings/);
+  });
+
+  it('failed, with the reason: the push service’s refusal in its own words', async () => {
+    const page = await openNotify('/', browserKeys(), 'granted');
+    await page.evaluate(() => {
+      PushManager.prototype.subscribe = () =>
+        Promise.reject(new DOMException('Registration failed - push service not available', 'AbortError'));
+    });
+    await page.click('[data-notify-save]');
+    const expected = words.pushService.replace('{detail}', 'Registration failed - push service not available');
+    await expect.poll(() => page.textContent('[data-notify-status]')).toBe(expected);
+    expect(await statusLines(page)).toEqual([words.subscribing, expected]);
+  });
+
+  it('failed, with the reason: the server refused the subscription (an address it does not send to)', async () => {
+    const fake = { ...browserKeys(), endpoint: 'https://10.0.0.1/push/1' };
+    const page = await openNotify('/zh', fake, 'granted');
+    const [refused] = await Promise.all([writeTo(page, 'POST'), page.click('[data-notify-save]')]);
+    expect((await refused.response())?.status()).toBe(400);
+    const expected = zhWords.refused.replace('{detail}', 'HTTP 400');
+    await expect.poll(() => page.textContent('[data-notify-status]')).toBe(expected);
+    expect(await statusLines(page)).toEqual([zhWords.subscribing, expected]);
+  });
+
+  it('failed, with the reason: offline', async () => {
+    const page = await openNotify('/provider_c', browserKeys(), 'granted');
+    await browser!.setOffline(true);
+    await page.click('[data-notify-save]');
+    await expect.poll(() => page.textContent('[data-notify-status]')).toBe(words.offline);
+    expect(await statusLines(page)).toEqual([words.subscribing, words.offline]);
+  });
+});
+
 describe('a push and its notification', () => {
   it('shows the payload in the subscription’s language, and its click opens the event’s anchor', async () => {
     const event = (await publishedFromContent()).events.find((candidate) => candidate.provider === 'provider_c')!;

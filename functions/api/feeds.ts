@@ -1,17 +1,24 @@
 import type { OneProviderQuery } from '../../src/core/api/query.ts';
 import { providerFeedPath } from '../../src/core/built-paths.ts';
-import { FEED_FORMATS, type FeedFormat } from '../../src/core/render/feed-formats.ts';
+import { FEED_FORMATS, type FeedFormat, feedLinkHeader } from '../../src/core/render/feed-formats.ts';
+import { BASE_URL } from '../../src/server/base-url.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { withHeaders } from '../../src/server/http/responses.ts';
 import type { EdgeHandlers } from '../route-handler.ts';
 
-/** GET /feed.xml (spec 4.4), /feed.atom and /feed.json: every selection is a built file; the edge picks it. */
+/**
+ * GET /feed.xml (spec 4.4), /feed.atom and /feed.json: every selection is a built file; the edge picks it, and
+ * names the feed's WebSub hub and canonical address in `Link` (decisions.md, "WebSub"), as the document does.
+ */
 const feedIn =
   (format: FeedFormat) =>
   async (context: EdgeContext, { query }: { query: OneProviderQuery }): Promise<Response> => {
     const { path, contentType } = FEED_FORMATS[format];
     const file = query.provider === undefined ? path : providerFeedPath(format, query.provider);
-    return withHeaders(await context.asset(file), { 'Content-Type': contentType });
+    return withHeaders(await context.asset(file), {
+      'Content-Type': contentType,
+      Link: feedLinkHeader(BASE_URL, format, query.provider),
+    });
   };
 
 export const FEED_HANDLERS = {

@@ -6,7 +6,7 @@ import { NOW } from '../../src/core/test-events.ts';
 
 /**
  * GET /api/sources in-process, the KV binding a stand-in in memory (the served suite reads the real local KV
- * that `npm run watch` wrote). The state is checked at times given around the 45-minute line.
+ * that `npm run watch` wrote). The state is checked at times given around the 5-minute line.
  */
 
 const FILES = fixtureFiles([], NOW);
@@ -41,9 +41,9 @@ describe('GET /api/sources', () => {
 
   it.each([
     [0, 'current'],
-    [44, 'current'],
-    [45, 'current'],
-    [46, 'delayed'],
+    [4, 'current'],
+    [5, 'current'],
+    [6, 'delayed'],
     [60 * 24, 'delayed'],
   ])('%i minutes after the report is %s, with every source shown', async (minutes, state) => {
     const response = await sourcesAt(JSON.stringify(REPORT), new Date(NOW.getTime() + minutes * MINUTE));
@@ -77,7 +77,7 @@ describe('GET /api/sources', () => {
     const stored = JSON.stringify(REPORT);
     const etag = (await sourcesAt(stored, NOW)).headers.get('etag')!;
     expect((await sourcesAt(stored, NOW, { headers: { 'If-None-Match': etag } })).status).toBe(304);
-    const later = await sourcesAt(stored, new Date(NOW.getTime() + 46 * MINUTE), {
+    const later = await sourcesAt(stored, new Date(NOW.getTime() + 6 * MINUTE), {
       headers: { 'If-None-Match': etag },
     });
     expect(later.status).toBe(200);

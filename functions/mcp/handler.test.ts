@@ -115,10 +115,11 @@ describe('handleMcp and JSON-RPC batches (decisions.md: each message counts, at 
     expect(await response.text()).toContain('"code":-32600');
   });
 
-  it('keeps refusing any batch under protocol 2025-06-18, which removed them', async () => {
+  it('answers and counts a batch under protocol 2025-06-18 alike (decisions.md limits batches by length only)', async () => {
     const limiter = countingLimiter(60);
     const response = await postBatch(pings(2), limiter, { 'MCP-Protocol-Version': '2025-06-18' });
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { code: -32600, message: /has no batches/ } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as unknown[]).length).toBe(2);
+    expect(limiter.calls).toBe(2);
   });
 });

@@ -6,6 +6,7 @@
 //   --cpu-only                  only the CPU time of the built worker per request, at each size
 //   --push-sizes 10000,100000   push dispatch subscriber counts   --push-only / --skip-push
 //   --test-runs 5               only `npm test` that many times in a row: wall time, CPU, verdict of each
+//   --watch-only                only the CPU time of one minute-cron run of the watcher polling 10 sources
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,7 @@ import { provenanceSection } from './provenance.ts';
 import { pushSection } from './push.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
 import { testRunsSection } from './test-runs.ts';
+import { watchSection } from './watch.ts';
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     'push-only': { type: 'boolean', default: false },
     'skip-push': { type: 'boolean', default: false },
     'test-runs': { type: 'string' },
+    'watch-only': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -280,6 +283,13 @@ if (values['push-only']) {
   console.log(`${await pushSection(pushSizes)}\n`);
   process.exit(0);
 }
+/** The last build's output folder (dist/), whose worker the push and watch sections run. */
+const builtDist = path.dirname(path.dirname(BUILT_WORKER_CONFIG));
+if (values['watch-only']) {
+  await buildSite({ siteUrl: 'http://127.0.0.1:4321' });
+  console.log(`${await watchSection(builtDist)}\n`);
+  process.exit(0);
+}
 if (values['cpu-only']) {
   console.log(`${await cpuSection(sizes)}\n`);
   process.exit(0);
@@ -290,3 +300,4 @@ console.log(`${await cpuSection(sizes)}\n`);
 if (!values['skip-growth']) console.log(`${await growthSection(sizes)}\n`);
 console.log(`${await provenanceSection([10_000])}\n`);
 if (!values['skip-push']) console.log(`${await pushSection(pushSizes)}\n`);
+console.log(`${await watchSection(builtDist)}\n`);

@@ -52,6 +52,8 @@ export interface ServeOptions {
   workerConfig?: string;
   /** The VAPID secrets; left out, the environment's or the local pair (src/node/local-vapid.ts), as `npm start`. */
   vapid?: VapidSecrets;
+  /** Other secrets, written to the same env file (never the command line): `REVIEW_WEBHOOK_URL` (docs/watch.md). */
+  secrets?: Readonly<Record<string, string>>;
   /**
    * Variables beyond the VAPID secrets, e.g. `PUSH_ALLOW_LOOPBACK_RECEIVER: 'true'` for a test's push receiver
    * (never set by `npm start`).
@@ -80,6 +82,7 @@ export async function serveBuild({
   workerConfig = BUILT_WORKER_CONFIG,
   vars = {},
   vapid,
+  secrets = {},
   inspectorPort,
 }: ServeOptions): Promise<ChildProcess> {
   // A worker with the push database (every build of the site; not a test's own small worker) gets its schema.
@@ -87,7 +90,7 @@ export async function serveBuild({
     d1_databases?: D1DatabaseConfig[];
   };
   if (databases.length > 0) await applyMigrations(databases, persistTo);
-  const secretsFile = await writeSecretsFile(persistTo, vapid ?? (await vapidSecrets()));
+  const secretsFile = await writeSecretsFile(persistTo, { ...(vapid ?? (await vapidSecrets())), ...secrets });
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
   if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn', '--test-scheduled');
@@ -105,7 +108,7 @@ export async function serveBuild({
 }
 
 /** The secrets as an env file (`NAME=value` lines) that only its owner can read, in the state folder. */
-async function writeSecretsFile(persistTo: string, secrets: VapidSecrets): Promise<string> {
+async function writeSecretsFile(persistTo: string, secrets: Readonly<Record<string, string>>): Promise<string> {
   await mkdir(persistTo, { recursive: true });
   const file = path.join(persistTo, 'secrets.env');
   const lines = Object.entries(secrets).map(([name, value]) => `${name}=${value}`);

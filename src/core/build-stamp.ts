@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 
 /** Raised whenever the shape of a stamped data file changes, so an old worker never reads a new file. */
-export const DATA_SCHEMA_VERSION = 3;
+export const DATA_SCHEMA_VERSION = 4;
 
 export const BuildStampSchema = z
   .strictObject({

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { BuildStampSchema } from './build-stamp.ts';
 import { TIMELINE_LIMIT, type ProviderFilter } from './api/query.ts';
 import { ProviderSchema } from './enums.ts';
+import { forecastScores, ForecastScoresSchema } from './forecast/skill.ts';
+import { providerForecastTrackRecord } from './forecast/track-record.ts';
 import { ProviderSummarySchema, summarizeProvider } from './history.ts';
 import { compareNewestFirst, eventsKnownAt, isPublished } from './ordering.ts';
 import { EventSchema, UtcTimestampSchema, type Event } from './schemas.ts';
@@ -33,6 +35,9 @@ export type PublishedEvents = z.infer<typeof PublishedEventsSchema>;
 const ProviderDataSchema = z.strictObject({
   summary: ProviderSummarySchema,
   recent: z.array(EventSchema).max(RECENT_EVENTS_PER_PROVIDER).describe('newest first'),
+  forecastScores: ForecastScoresSchema.describe(
+    'the forecast’s Brier scores beside the base rate’s, as of the build (GET /api/forecast/track-record): the board says where the forecast has done worse',
+  ),
 });
 
 export const EdgeDatasetSchema = z.strictObject({
@@ -62,6 +67,7 @@ export function hasEdgeDatasetFrame(value: unknown): boolean {
   return PROVIDERS.every((provider) => {
     const data = providers[provider];
     if (!isObject(data) || !Array.isArray(data.recent) || !isObject(data.summary)) return false;
+    if (!isObject(data.forecastScores)) return false;
     const { summary } = data;
     return (
       summary.provider === provider &&
@@ -131,6 +137,7 @@ export function buildEdgeDataset(events: readonly Event[], builtAt: Date): EdgeD
       {
         summary: summarizeProvider(provider, published, builtAt),
         recent: published.filter((event) => event.provider === provider).slice(0, RECENT_EVENTS_PER_PROVIDER),
+        forecastScores: forecastScores(providerForecastTrackRecord(provider, published, builtAt)),
       },
     ]),
   ) as EdgeDataset['providers'];

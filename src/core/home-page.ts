@@ -2,9 +2,10 @@ import { boardFromSummaries } from './board.ts';
 import { type EdgeDataset, recentEvents, summariesOf } from './dataset.ts';
 import { forecastResponse } from './forecast/rule.ts';
 import type { Forecast } from './forecast/schemas.ts';
+import type { ForecastScores } from './forecast/skill.ts';
 import type { Event, StatusResponse } from './schemas.ts';
-import { type UpcomingReset, upcomingReset } from './upcoming-reset.ts';
-import type { Provider } from './vocabulary.ts';
+import { type UnconfirmedTease, type UpcomingReset, unconfirmedTease, upcomingReset } from './upcoming-reset.ts';
+import { PROVIDERS, type Provider } from './vocabulary.ts';
 
 /** What the board's home page (`/`, `/zh`) shows, derived from the data set at `now`. */
 export interface HomePageView {
@@ -13,7 +14,14 @@ export interface HomePageView {
   forecasts: Forecast[];
   latest: Event[];
   upcoming: Record<Provider, UpcomingReset | null>;
+  /** A live tease whose time has passed without a reset: its row says so. */
+  unconfirmed: Record<Provider, UnconfirmedTease | null>;
+  /** The forecast's Brier scores beside the base rate's, as of the build. */
+  forecastScores: Record<Provider, ForecastScores>;
 }
+
+const perProvider = <T>(value: (provider: Provider) => T): Record<Provider, T> =>
+  Object.fromEntries(PROVIDERS.map((provider) => [provider, value(provider)])) as Record<Provider, T>;
 
 /**
  * Derived by the page itself (src/pages/index.astro), before Astro starts streaming: a data set that makes this
@@ -28,8 +36,8 @@ export function homePageView(dataset: EdgeDataset, now: Date): HomePageView {
     board,
     forecasts: forecastResponse(summaries, now).providers,
     latest: recentEvents(dataset, 'all', 10),
-    upcoming: Object.fromEntries(
-      board.providers.map((row) => [row.provider, upcomingReset(summaries[row.provider], now)]),
-    ) as Record<Provider, UpcomingReset | null>,
+    upcoming: perProvider((provider) => upcomingReset(summaries[provider], now)),
+    unconfirmed: perProvider((provider) => unconfirmedTease(summaries[provider], now)),
+    forecastScores: perProvider((provider) => dataset.providers[provider].forecastScores),
   };
 }

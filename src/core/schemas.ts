@@ -162,6 +162,12 @@ export const ErrorBodySchema = z
       'invalid_request',
       'rate_limited',
       'push_unavailable',
+      // Another method than GET or HEAD on a page (decisions.md, "The board on a phone").
+      'method_not_allowed',
+      // The chat webhooks' (decisions.md, "Chat webhooks").
+      'webhooks_unavailable',
+      // The WebSub hub's (decisions.md, "WebSub").
+      'websub_unavailable',
     ]),
     issues: z
       .array(

@@ -35,10 +35,10 @@ describe('sourcesResponse', () => {
     });
   });
 
-  it('is current up to exactly 45 minutes, delayed one millisecond later', () => {
-    expect(DELAYED_AFTER_MINUTES).toBe(45);
-    expect(sourcesResponse(stored(sixSources(0)), later(45 * MINUTE)).response.state).toBe('current');
-    expect(sourcesResponse(stored(sixSources(0)), later(45 * MINUTE + 1)).response.state).toBe('delayed');
+  it('is current up to exactly 5 minutes, delayed one millisecond later', () => {
+    expect(DELAYED_AFTER_MINUTES).toBe(5);
+    expect(sourcesResponse(stored(sixSources(0)), later(5 * MINUTE)).response.state).toBe('current');
+    expect(sourcesResponse(stored(sixSources(0)), later(5 * MINUTE + 1)).response.state).toBe('delayed');
     expect(sourcesResponse(stored(sixSources(0)), later(0)).response.state).toBe('current');
     // A report stamped a little ahead of the reader's clock is still current.
     expect(sourcesResponse(stored(sixSources(0)), later(-5 * MINUTE)).response.state).toBe('current');
@@ -102,11 +102,21 @@ describe('sourceHealthLine', () => {
       'sources checked 4 min ago, 5 of 6 answering, 1 failing',
     );
     expect(line(stored(sixSources(1)), 4 * MINUTE, 'zh')).toBe('来源检查于 4 分钟前，6 个中 5 个有响应，1 个失败');
-    expect(line(stored(sixSources(0)), 30_000)).toBe('sources checked just now, 6 of 6 answering');
+  });
+
+  it('counts seconds under a minute: a report of the minute cron is that fresh', () => {
+    expect(line(stored(sixSources(0)), 40_999)).toBe('sources checked 40 s ago, 6 of 6 answering');
+    expect(line(stored(sixSources(0)), 59_999)).toBe('sources checked 59 s ago, 6 of 6 answering');
+    expect(line(stored(sixSources(0)), 60_000)).toBe('sources checked 1 min ago, 6 of 6 answering');
+    expect(line(stored(sixSources(0)), 1_000)).toBe('sources checked 1 s ago, 6 of 6 answering');
+    expect(line(stored(sixSources(0)), 999)).toBe('sources checked just now, 6 of 6 answering');
+    expect(line(stored(sixSources(0)), -30_000)).toBe('sources checked just now, 6 of 6 answering');
+    expect(line(stored(sixSources(0)), 40_000, 'zh')).toBe('来源检查于 40 秒前，6 个中 6 个有响应');
   });
 
   it('says the board is delayed, and still shows failures', () => {
     expect(line(stored(sixSources(0)), 3 * 60 * MINUTE + 20 * MINUTE)).toBe('delayed: last check 3 h ago');
+    expect(line(stored(sixSources(0)), 5 * MINUTE + 1)).toBe('delayed: last check 5 min ago');
     expect(line(stored(sixSources(0)), 45 * MINUTE + 1)).toBe('delayed: last check 45 min ago');
     expect(line(stored(sixSources(2)), 3 * 24 * 60 * MINUTE)).toBe('delayed: last check 3 d ago, 2 failing');
     expect(line(stored(sixSources(0)), 3 * 60 * MINUTE, 'zh')).toBe('已延迟：上次检查在 3 小时前');

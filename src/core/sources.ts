@@ -5,16 +5,16 @@ import { TRANSLATIONS } from './i18n/index.ts';
 import type { Locale } from './vocabulary.ts';
 
 /**
- * Source health: each `npm run watch` run writes a report of the sources it read to a Workers KV key, and
- * `GET /api/sources` serves it with a `state` computed at request time. A board whose last check is older
- * than 45 minutes says it is delayed; a source that failed is counted, never hidden.
+ * Source health: each watch run (the worker's minute cron, or `npm run watch`) writes a report of the sources it
+ * read, and `GET /api/sources` serves the newest with a `state` computed at request time. A board whose last check
+ * is older than 5 minutes says it is delayed; a source that failed is counted, never hidden.
  */
 
 /** The Workers KV binding (wrangler.jsonc `kv_namespaces`) and the key of the latest report in it. */
 export const SOURCE_HEALTH_BINDING = 'SOURCE_HEALTH';
 export const SOURCE_REPORT_KEY = 'source-report';
-/** A report older than this makes the board `delayed` (the watch workflow runs every 15 to 30 minutes). */
-export const DELAYED_AFTER_MINUTES = 45;
+/** A report older than this makes the board `delayed`: the cron polls every minute, so five missed runs in a row. */
+export const DELAYED_AFTER_MINUTES = 5;
 const MS_PER_MINUTE = 60_000;
 export const DELAYED_AFTER_MS = DELAYED_AFTER_MINUTES * MS_PER_MINUTE;
 
@@ -43,7 +43,7 @@ export type SourceCheck = z.infer<typeof SourceCheckSchema>;
 
 export const SourceReportSchema = z
   .strictObject({
-    checkedAt: UtcTimestampSchema.describe('when the watch run finished'),
+    checkedAt: UtcTimestampSchema.describe('when the watch run finished (the minute cron: the minute it ran for)'),
     sources: z.array(SourceCheckSchema),
   })
   .meta({ id: 'SourceReport' });
@@ -114,20 +114,25 @@ export function sourcesResponse(
   };
 }
 
+const MS_PER_SECOND = 1000;
 const MS_PER_HOUR = 60 * MS_PER_MINUTE;
 const MS_PER_DAY = 24 * MS_PER_HOUR;
 
-/** "4 min ago", "3 h ago", "2 d ago": whole units, rounded down; under a minute (or in the future) "just now". */
+/**
+ * "40 s ago", "4 min ago", "3 h ago", "2 d ago": whole units, rounded down, in seconds under a minute (the sources
+ * are polled every minute, so that is how fresh a current report is); under a second (or in the future) "just now".
+ */
 export function checkedAgo(checkedAt: string, now: Date, locale: Locale): string {
   const words = TRANSLATIONS[locale].sourceHealth;
   const age = now.getTime() - Date.parse(checkedAt);
-  if (age < MS_PER_MINUTE) return words.justNow;
+  if (age < MS_PER_SECOND) return words.justNow;
+  if (age < MS_PER_MINUTE) return words.secondsAgo(Math.floor(age / MS_PER_SECOND));
   if (age < MS_PER_HOUR) return words.minutesAgo(Math.floor(age / MS_PER_MINUTE));
   if (age < 2 * MS_PER_DAY) return words.hoursAgo(Math.floor(age / MS_PER_HOUR));
   return words.daysAgo(Math.floor(age / MS_PER_DAY));
 }
 
-/** The board's one line about its sources, e.g. "sources checked 4 min ago, 5 of 6 answering, 1 failing". */
+/** The board's one line about its sources, e.g. "sources checked 40 s ago, 5 of 6 answering, 1 failing". */
 export function sourceHealthLine(response: SourcesResponse, now: Date, locale: Locale): string {
   const words = TRANSLATIONS[locale].sourceHealth;
   if (response.state === 'unknown' || response.checkedAt === null) return words.notCheckedYet;

@@ -32,11 +32,44 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 const sameBytes = (left: ArrayBuffer | null, right: Uint8Array) =>
   left !== null && left.byteLength === right.length && new Uint8Array(left).every((byte, i) => byte === right[i]);
 
+/** What the page says: a status word, and for some the detail that fills its `{detail}`. */
+interface Said {
+  word: StatusWord;
+  detail?: string;
+}
+
 /**
- * 429: the write limit (10 a minute); 503: this server has no push now (no keys or database, as under `npm run dev`,
- * or its database is unavailable for a while).
+ * A refusal by this server. 429: the write limit (10 a minute); 503: this server has no push now (no keys or
+ * database, as under `npm run dev`, or its database is unavailable for a while); anything else with its status.
  */
-const failure = (status: number): StatusWord => (status === 429 ? 'busy' : status === 503 ? 'unavailable' : 'failed');
+const refusal = (status: number): Said =>
+  status === 429
+    ? { word: 'busy' }
+    : status === 503
+      ? { word: 'unavailable' }
+      : { word: 'refused', detail: `HTTP ${status}` };
+
+/** Thrown with what the page should say, from a step that knows its failure better than a bare error does. */
+class Refused extends Error {
+  readonly said: Said;
+  constructor(said: Said) {
+    super(said.word);
+    this.said = said;
+  }
+}
+
+/**
+ * Why a step threw. `fetch` rejects with a TypeError only when the request never got an answer (offline, the
+ * connection lost); the push service's refusal comes from `pushManager.subscribe` (an AbortError or
+ * NotAllowedError with the browser's own message); anything else is named by its message.
+ */
+function failureOf(error: unknown, step: 'send' | 'pushService'): Said {
+  if (error instanceof Refused) return error.said;
+  const detail = error instanceof Error ? error.message || error.name : String(error);
+  if (step === 'pushService') return { word: 'pushService', detail };
+  if (error instanceof TypeError) return { word: 'offline' };
+  return { word: 'failed', detail };
+}
 
 const sendJson = (method: 'POST' | 'DELETE', body: unknown) =>
   fetch(SUBSCRIPTIONS, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -50,8 +83,13 @@ export function enhanceNotifyControl(document: Document): void {
   const stopButton = form.querySelector<HTMLButtonElement>('[data-notify-stop]')!;
   const status = form.querySelector<HTMLElement>('[data-notify-status]')!;
   const language = form.querySelector('select')!;
-  const say = (word: StatusWord) => {
-    status.textContent = words[word] ?? word;
+  const say = ({ word, detail = '' }: Said) => {
+    status.textContent = (words[word] ?? word).replace('{detail}', detail);
+  };
+  /** While a step runs, the buttons wait (a second press would start it again). */
+  const busy = (running: boolean) => {
+    saveButton.disabled = running;
+    stopButton.disabled = running;
   };
   const subscribeLabel = saveButton.textContent;
   const showSubscribed = (subscribed: boolean) => {
@@ -69,7 +107,7 @@ export function enhanceNotifyControl(document: Document): void {
     .then(async (ready) => {
       root.querySelector<HTMLElement>('[data-notify-fallback]')!.hidden = true;
       form.hidden = false;
-      if (Notification.permission === 'denied') return say('denied');
+      if (Notification.permission === 'denied') return say({ word: 'denied' });
       if ((await ready.pushManager.getSubscription()) === null) return;
       const remembered = localStorage.getItem(CHOICES_KEY);
       if (remembered !== null) {
@@ -79,7 +117,7 @@ export function enhanceNotifyControl(document: Document): void {
         language.value = choices.locale;
       }
       showSubscribed(true);
-      say('subscribed');
+      say({ word: 'subscribed' });
     })
     .catch(() => undefined);
 
@@ -90,16 +128,25 @@ export function enhanceNotifyControl(document: Document): void {
       kinds: checked('kinds'),
       locale: language.value,
     };
-    if (choices.providers.length === 0) return say('chooseProvider');
-    if (choices.kinds.length === 0) return say('chooseKind');
+    if (choices.providers.length === 0) return say({ word: 'chooseProvider' });
+    if (choices.kinds.length === 0) return say({ word: 'chooseKind' });
     void (async () => {
+      busy(true);
+      let step: 'send' | 'pushService' = 'send';
       try {
         const ready = await registration;
-        if ((await Notification.requestPermission()) !== 'granted') return say('denied');
+        // "default" until the person answers: the browser's prompt is open while this waits.
+        if (Notification.permission === 'default') say({ word: 'asking' });
+        const permission = await Notification.requestPermission();
+        // Still "default" after the prompt: it was closed without an answer, which asking again can change.
+        if (permission === 'denied') return say({ word: 'denied' });
+        if (permission !== 'granted') return say({ word: 'dismissed' });
+        say({ word: 'subscribing' });
         const key = await fetch('/api/push/key');
-        if (!key.ok) return say(failure(key.status));
+        if (!key.ok) throw new Refused(refusal(key.status));
         const { publicKey } = (await key.json()) as { publicKey: string };
         const applicationServerKey = keyBytes(publicKey);
+        step = 'pushService';
         let subscription = await ready.pushManager.getSubscription();
         // A subscription made for another server key (the keys were rotated) cannot receive our pushes.
         if (subscription !== null && !sameBytes(subscription.options.applicationServerKey, applicationServerKey)) {
@@ -107,6 +154,7 @@ export function enhanceNotifyControl(document: Document): void {
           subscription = null;
         }
         subscription ??= await ready.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey });
+        step = 'send';
         // expirationTime too: the server sends nothing to a subscription past it (docs/push.md).
         const { endpoint, expirationTime, keys } = subscription.toJSON();
         const response = await sendJson('POST', {
@@ -117,30 +165,35 @@ export function enhanceNotifyControl(document: Document): void {
           },
           ...choices,
         });
-        if (!response.ok) return say(failure(response.status));
+        if (!response.ok) throw new Refused(refusal(response.status));
         localStorage.setItem(CHOICES_KEY, JSON.stringify(choices));
         showSubscribed(true);
-        say('saved');
-      } catch {
-        say('failed');
+        say({ word: 'saved' });
+      } catch (error) {
+        say(failureOf(error, step));
+      } finally {
+        busy(false);
       }
     })();
   });
 
   stopButton.addEventListener('click', () => {
     void (async () => {
+      busy(true);
       try {
         const subscription = await (await registration).pushManager.getSubscription();
         if (subscription !== null) {
           const response = await sendJson('DELETE', { endpoint: subscription.endpoint });
-          if (!response.ok) return say(failure(response.status));
+          if (!response.ok) throw new Refused(refusal(response.status));
           await subscription.unsubscribe();
         }
         localStorage.removeItem(CHOICES_KEY);
         showSubscribed(false);
-        say('stopped');
-      } catch {
-        say('failed');
+        say({ word: 'stopped' });
+      } catch (error) {
+        say(failureOf(error, 'send'));
+      } finally {
+        busy(false);
       }
     })();
   });

@@ -50,7 +50,9 @@ export function enhanceWindowTracker(document: Document): void {
     if (link === null) return;
     link.hidden = plan.calendarPath === null;
     if (plan.calendarPath === null) return;
-    document.querySelector<HTMLAnchorElement>('#ics-download')!.href = plan.calendarPath;
+    const download = document.querySelector<HTMLAnchorElement>('#ics-download')!;
+    download.href = plan.calendarPath;
+    download.download = '';
     document.querySelector<HTMLInputElement>('#ics-url')!.value = `${baseUrl}${plan.calendarPath}`;
   };
 

@@ -28,6 +28,8 @@ export interface PushBindings {
   VAPID_SUBJECT?: string;
   /** `"true"` lets a test's receiver on loopback subscribe; off by default, never on in `npm start`. */
   PUSH_ALLOW_LOOPBACK_RECEIVER?: string;
+  /** The WebSub hub's queue (docs/push.md, "WebSub"); its rows live in PUSH_DB, its loopback setting is push's. */
+  WEBSUB_QUEUE?: Queue;
 }
 
 /** The part of the worker's `env` the edge handlers use. */

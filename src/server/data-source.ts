@@ -96,3 +96,12 @@ export async function readEdgeDatasetNow(assets: AssetFetcher, origin: string): 
     throw error instanceof DataSourceUnavailable ? error : new DataSourceUnavailable(String(error));
   }
 }
+
+/** A stamped data file of this build read now, not kept: the watcher's configuration, once a minute. */
+export async function readDataFileNow<T>(assets: AssetFetcher, origin: string, path: string): Promise<T> {
+  try {
+    return await fetchStamped<T>(assets, origin, path);
+  } catch (error) {
+    throw error instanceof DataSourceUnavailable ? error : new DataSourceUnavailable(String(error));
+  }
+}

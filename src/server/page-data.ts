@@ -14,7 +14,7 @@ export const providerPageData = (url: URL, provider: Provider): Promise<Provider
   loadProviderPage(env.ASSETS, url.origin, provider);
 
 /** The sources' health for the board's line (the same reading as GET /api/sources). */
-export const pageSourceHealth = (now: Date): Promise<SourcesResponse> => readSourceHealth(env.SOURCE_HEALTH, now);
+export const pageSourceHealth = (now: Date): Promise<SourcesResponse> => readSourceHealth(env, now);
 
 /** On-demand pages that show the board are cached at the edge like GET /api/status. */
 export const BOARD_PAGE_CACHE = CACHE_POLICIES.api;

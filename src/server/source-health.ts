@@ -1,18 +1,39 @@
-import { SOURCE_REPORT_KEY, sourcesResponse, type SourcesResponse } from '../core/sources.ts';
+import { sourcesResponse, type SourcesResponse } from '../core/sources.ts';
+import { SOURCE_REPORT_KEY } from '../core/sources.ts';
+import { readWorkerReport } from './watch/store.ts';
+
+/** Where source reports are kept: the worker's minute cron writes D1, `npm run watch` writes Workers KV. */
+export interface SourceHealthStores {
+  SOURCE_HEALTH: Pick<KVNamespace, 'get'>;
+  PUSH_DB?: D1Database;
+}
+
+async function readStored(store: string, read: () => Promise<string | null>): Promise<string | null> {
+  try {
+    return await read();
+  } catch (error) {
+    console.warn(`the source report in ${store} could not be read:`, String(error));
+    return null;
+  }
+}
 
 /**
- * The sources' health at `now`, from the last report in Workers KV (GET /api/sources and the board's line).
- * A value that is not a report, or a read that fails, is `unknown` and logged: the board still answers.
+ * The sources' health at `now` (GET /api/sources and the board's line): the newest of the two reports, the
+ * minute cron's (D1; written every minute, so not in Workers KV, whose free plan allows 1,000 writes a day) and
+ * the last `npm run watch` run's (KV). A value that is not a report, or a read that fails, counts as none and is
+ * logged: the board still answers.
  */
-export async function readSourceHealth(kv: Pick<KVNamespace, 'get'>, now: Date): Promise<SourcesResponse> {
-  let stored: string | null;
-  try {
-    stored = await kv.get(SOURCE_REPORT_KEY);
-  } catch (error) {
-    console.warn('the source-health KV could not be read:', String(error));
-    stored = null;
+export async function readSourceHealth(stores: SourceHealthStores, now: Date): Promise<SourcesResponse> {
+  const { PUSH_DB: db } = stores;
+  const stored = await Promise.all([
+    readStored('Workers KV', () => stores.SOURCE_HEALTH.get(SOURCE_REPORT_KEY)),
+    db === undefined ? null : readStored('D1', () => readWorkerReport(db)),
+  ]);
+  let newest: SourcesResponse | undefined;
+  for (const text of stored) {
+    const { response, problem } = sourcesResponse(text, now);
+    if (problem !== null) console.warn(problem);
+    if (newest === undefined || (response.checkedAt ?? '') > (newest.checkedAt ?? '')) newest = response;
   }
-  const { response, problem } = sourcesResponse(stored, now);
-  if (problem !== null) console.warn(problem);
-  return response;
+  return newest!;
 }

@@ -23,6 +23,14 @@ const postDay = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)
 const TYPED_ANNOUNCED = `${postDay}T09:30:00-05:00`;
 const STORED_ANNOUNCED = `${postDay}T14:30:00.000Z`;
 const UTC_ANNOUNCED = `${postDay}T09:30:00Z`;
+/**
+ * Times a post cannot have: three days after the run (typed in New York, as above), and the run's own hour three
+ * hours on, typed with Z (what a local time typed without its offset looks like).
+ */
+const laterDay = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+const TYPED_FUTURE = `${laterDay}T09:30:00-05:00`;
+const STORED_FUTURE = `${laterDay}T14:30:00.000Z`;
+const SOON = `${new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 16)}:00Z`;
 const run = (script: string, args: string[], eventsDir: string) =>
   spawnSync(process.execPath, [script, ...args], {
     env: { ...process.env, EVENTS_DIR: eventsDir },
@@ -114,6 +122,27 @@ describe('npm run event:add', () => {
   });
 });
 
+describe('npm run event:add, a time no post can have given as a flag', () => {
+  it('refuses a future announcement before asking anything, naming how it read the time', async () => {
+    const root = await copyOfEvents();
+    const eventsBefore = (await checkEventTree(root)).events.length;
+    const result = run('scripts/event-add.ts', [...ADD.slice(0, -4), '--announced', TYPED_FUTURE], root);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      new RegExp(`^announcedAt: is in the future \\(now is [^)]+\\); it reads as ${STORED_FUTURE}: check the time`),
+    );
+    const effective = run(
+      'scripts/event-add.ts',
+      [...ADD.slice(0, -4), '--announced', TYPED_ANNOUNCED, '--effective', STORED_ANNOUNCED],
+      root,
+    );
+    expect(effective.status).toBe(1);
+    expect(effective.stderr).toMatch(/^effectiveAt: must be later than announcedAt/);
+    expect((await checkEventTree(root)).events.length).toBe(eventsBefore);
+  });
+});
+
 describe('npm run event:add, answering questions', () => {
   // The real command, its answers piped to it one line each, as a person would type them.
   const ask = (answers: string[], root: string) =>
@@ -176,6 +205,58 @@ describe('npm run event:add, answering questions', () => {
       sourceAccount: 'providerb',
       summary: 'All usage limits have been reset.',
       audience: ['pro', 'team'],
+      verified: false,
+    });
+    expect((await checkEventTree(root)).problems).toEqual([]);
+  });
+
+  it('refuses a future announcement at its own prompt and asks again there, keeping every answer before it', async () => {
+    const root = await copyOfEvents();
+    const result = ask(
+      [
+        'provider_a',
+        'reset',
+        'https://posts.provider-a.example/@provider_a_eng/1843001794760900001',
+        'provider_a_eng',
+        'Usage limits have been reset.',
+        TYPED_FUTURE, // days ahead
+        SOON, // hours ahead, typed with Z
+        TYPED_ANNOUNCED, // a time in the past
+        '', // global
+        STORED_ANNOUNCED, // effective: not after the announcement
+        `${postDay}T12:00:00-05:00`, // effective: later the same day
+        '', // no audience
+        '', // the derived id
+      ],
+      root,
+    );
+    noStackTrace(result.stderr);
+    expect(result.status).toBe(0);
+    const retries = result.stderr.split('\n').filter((line) => line.endsWith('Try again.'));
+    expect(retries).toEqual([
+      expect.stringMatching(
+        new RegExp(`^ {2}announcedAt is in the future \\(now is [^)]+\\); it reads as ${STORED_FUTURE}: check`),
+      ),
+      expect.stringMatching(/^ {2}announcedAt is in the future \(now is [^)]+\); it reads as /),
+      expect.stringMatching(
+        new RegExp(`^ {2}effectiveAt must be later than announcedAt \\(${STORED_ANNOUNCED}\\); leave it empty`),
+      ),
+    ]);
+    // Asked again right there: the announcement three times in a row, then the next question, once.
+    const questions = result.stdout.split(': ').map((question) => question.split(' (')[0]!.split(',')[0]);
+    expect(questions.slice(5, 12)).toEqual([
+      'Announced at',
+      'Announced at',
+      'Announced at',
+      'Scope',
+      'Effective at',
+      'Effective at',
+      'Audience',
+    ]);
+    const written = JSON.parse(await readFile(path.join(root, 'provider_a/1843001794760900001.json'), 'utf8'));
+    expect(written).toMatchObject({
+      announcedAt: STORED_ANNOUNCED,
+      effectiveAt: `${postDay}T17:00:00.000Z`,
       verified: false,
     });
     expect((await checkEventTree(root)).problems).toEqual([]);

@@ -172,9 +172,10 @@ const BATCH_ANSWER_MAX_BYTES = 2 * 1024 * 1024;
 
 /**
  * POST /mcp with JSON-RPC batches around the limit (1, 19, 20, 21, 22, 100 messages), nested batches, batches
- * with a message that is not one, and batches under a protocol revision without batches. What each may answer is
- * decided from its shape: a well-formed batch of at most 20 is answered (202 when it holds no request), any other
- * is 400; none may answer more than 20 messages' worth.
+ * with a message that is not one, and batches under a protocol revision without batches (answered all the same:
+ * the SDK's, decisions.md limits their length only). What each may answer is decided from its shape: a well-formed
+ * batch of at most 20 is answered (202 when it holds no request), any other is 400; none may answer more than 20
+ * messages' worth.
  */
 export const mcpBatchRequest = (headers: () => Record<string, string> = () => ({})): fc.Arbitrary<HostileProbe> =>
   fc
@@ -189,7 +190,7 @@ export const mcpBatchRequest = (headers: () => Record<string, string> = () => ({
       const messages: unknown[] = picks.slice(0, size).map((pick) => BATCH_MESSAGES[pick]);
       if (twist === 'nested') messages[at % size] = [BATCH_MESSAGES[0]];
       if (twist === 'junk') messages[at % size] = junk;
-      const answered = twist === 'none' && size <= MAX_BATCH;
+      const answered = (twist === 'none' || twist === 'no-batches-protocol') && size <= MAX_BATCH;
       const hasRequest = messages.some(
         (message) => typeof message === 'object' && message !== null && 'method' in message && 'id' in message,
       );

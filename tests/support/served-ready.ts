@@ -14,7 +14,8 @@ async function servedOutcome(file: string): Promise<ServedOutcome> {
   const deadline = Date.now() + HANG_GUARD_MS;
   while (Date.now() < deadline) {
     const text = await readFile(file, 'utf8').catch(() => null);
-    if (text !== null) return JSON.parse(text) as ServedOutcome;
+    // The file is written with one writeFile, not atomically: a read can meet it created and still empty.
+    if (text !== null && text !== '') return JSON.parse(text) as ServedOutcome;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { ok: false, error: `the served build was not ready after ${HANG_GUARD_MS / 60_000} minutes` };

@@ -136,8 +136,17 @@ function successResponse(route: RouteSpec, withBody: boolean): JsonObject {
   };
 }
 
-/** A JSON-RPC route's request body is a JSON-RPC message; a write's is its own schema. */
+/**
+ * A JSON-RPC route's request body is a JSON-RPC message; a write's is its own schema. A form's fields travel as
+ * text, so its schema is the input side (as a query's parameters are).
+ */
 function requestBody(route: RouteSpec): JsonObject {
+  if (route.requestBody?.form) {
+    const schema = componentRefs(
+      z.toJSONSchema(route.requestBody.schema, { io: 'input', target: 'draft-2020-12' }) as JsonObject,
+    );
+    return { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema } } } };
+  }
   const schema = route.requestBody === undefined ? ref('JsonRpcRequest') : bodySchema(route.requestBody.schema);
   return { requestBody: { required: true, content: { 'application/json': { schema } } } };
 }
@@ -250,6 +259,11 @@ export function buildOpenApiDocument(baseUrl: string, routes: readonly RouteSpec
         },
         RetryAfter: { description: 'whole seconds to wait', schema: { type: 'integer', minimum: 0 } },
         Location: { schema: { type: 'string' } },
+        Link: {
+          description:
+            'RFC 8288: the WebSub hub (`rel="hub"`) and the feed’s own canonical address, its WebSub topic (`rel="self"`)',
+          schema: { type: 'string' },
+        },
       },
     },
   };

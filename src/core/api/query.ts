@@ -109,8 +109,10 @@ export function parseQuery<S extends z.ZodObject>(schema: S, params: URLSearchPa
       raw[key] = values[0]!;
     }
   }
-  // A repeated parameter is left out of `raw`, so the schema reports nothing more about it.
+  // A repeated parameter is left out of `raw`, so the schema says nothing more about it (a required one's absence
+  // included: a form's required field given twice is one issue, not two).
   const parsed = schema.safeParse(raw);
-  if (parsed.error) issues.push(...issuesOf(parsed.error));
+  const repeated = new Set(issues.map((issue) => issue.path[0]));
+  if (parsed.error) issues.push(...issuesOf(parsed.error).filter((issue) => !repeated.has(issue.path[0])));
   return issues.length > 0 || !parsed.success ? { ok: false, issues } : { ok: true, value: parsed.data };
 }

@@ -1,9 +1,9 @@
 import type { core } from 'zod';
 import { EVENT_KINDS, PROVIDERS, ProviderSchema } from '../enums.ts';
-import { announcedMs, effectiveMs } from '../ordering.ts';
 import { EventSchema, SUMMARY_MAX_CHARACTERS, type Event } from '../schemas.ts';
 import { impossibleDateTime } from './impossible-date.ts';
 import { parseEventJson } from './parse-event-json.ts';
+import { timeProblems } from './time-rules.ts';
 
 /**
  * The content rules: every event file is checked on its own (its size and JSON: parse-event-json.ts; the Event
@@ -109,27 +109,6 @@ function placementProblems(file: string, event: Event): ContentProblem[] {
       field: 'id',
       message: `is "${event.id}" but the file is named "${name}.json"`,
       fix: `name the file ${event.id}.json, or set id to "${name}" (an id is the post id from its URL)`,
-    });
-  }
-  return problems;
-}
-
-function timeProblems(file: string, event: Event, now: Date): ContentProblem[] {
-  const problems: ContentProblem[] = [];
-  if (announcedMs(event) > now.getTime()) {
-    problems.push({
-      file,
-      field: 'announcedAt',
-      message: `is in the future (now is ${now.toISOString()})`,
-      fix: 'the time the post was published, in UTC; check the time zone it was converted from',
-    });
-  }
-  if (event.effectiveAt !== null && effectiveMs(event) <= announcedMs(event)) {
-    problems.push({
-      file,
-      field: 'effectiveAt',
-      message: 'must be later than announcedAt',
-      fix: 'set effectiveAt only when the post names a later effective time, else null',
     });
   }
   return problems;

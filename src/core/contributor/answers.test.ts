@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkAudience, checkScope, checkSummary, checkTimestamp } from './answers.ts';
+import {
+  checkAnnouncedAt,
+  checkAudience,
+  checkEffectiveAt,
+  checkScope,
+  checkSummary,
+  checkTimestamp,
+} from './answers.ts';
 
 describe('checkTimestamp', () => {
   it('gives UTC with milliseconds for a real date with an offset', () => {
@@ -29,6 +36,42 @@ describe('checkTimestamp', () => {
     'tomorrow',
     '',
   ])('refuses %j', (answer) => expect(checkTimestamp(answer).ok).toBe(false));
+});
+
+describe('checkAnnouncedAt and checkEffectiveAt', () => {
+  const now = new Date('2026-11-21T10:00:00.000Z');
+
+  it('takes a time up to now, and refuses a later one, saying how it read it', () => {
+    expect(checkAnnouncedAt('2026-11-21T18:00:00+08:00', now)).toEqual({ ok: true, value: '2026-11-21T10:00:00.000Z' });
+    expect(checkAnnouncedAt('2026-11-21T18:01:00+08:00', now)).toEqual({
+      ok: false,
+      message:
+        'is in the future (now is 2026-11-21T10:00:00.000Z); it reads as 2026-11-21T10:01:00.000Z: check the time and its offset',
+    });
+    // The local time typed with Z instead of its offset: eight hours ahead.
+    expect(checkAnnouncedAt('2026-11-21T17:30:00Z', now).ok).toBe(false);
+  });
+
+  it('an impossible time is refused as such, before any comparison', () => {
+    const refused = checkAnnouncedAt('2026-02-30T09:30:00Z', now);
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.message).toMatch(/^is not a real date-time: .*February 2026 has 28 days/);
+  });
+
+  it('an effective time must come after the announcement, when that is known', () => {
+    const announced = '2026-11-20T08:00:00.000Z';
+    expect(checkEffectiveAt('2026-11-20T16:00:01+08:00', announced)).toEqual({
+      ok: true,
+      value: '2026-11-20T08:00:01.000Z',
+    });
+    expect(checkEffectiveAt('2026-11-20T16:00:00+08:00', announced)).toEqual({
+      ok: false,
+      message:
+        'must be later than announcedAt (2026-11-20T08:00:00.000Z); leave it empty when the post names no later time',
+    });
+    expect(checkEffectiveAt('2026-11-19T00:00:00Z', undefined).ok).toBe(true);
+    expect(checkEffectiveAt('2026-11-31T00:00:00Z', announced).ok).toBe(false);
+  });
 });
 
 describe('the other answers', () => {

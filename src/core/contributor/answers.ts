@@ -1,4 +1,5 @@
 import { impossibleDateTime } from '../content/impossible-date.ts';
+import { announcedAtProblem, effectiveAtProblem } from '../content/time-rules.ts';
 import { EventKindSchema, ProviderSchema } from '../enums.ts';
 import {
   EventIdSchema,
@@ -55,6 +56,31 @@ export function checkTimestamp(answer: string): AnswerCheck {
   if (Number(offsetHours) > 14 || Number(offsetMinutes) > 59)
     return { ok: false, message: 'has an offset that no time zone uses (at most ±14:00)' };
   return { ok: true, value: new Date(Date.parse(answer.trim())).toISOString() };
+}
+
+/**
+ * When the post was published: a real date-time (checkTimestamp) that the event tree's rule takes, so not after
+ * `now`, the command's clock when the answer is given. A time in the future is most often a local time typed
+ * with the wrong offset, so the message shows how the answer was read.
+ */
+export function checkAnnouncedAt(answer: string, now: Date): AnswerCheck {
+  const checked = checkTimestamp(answer);
+  if (!checked.ok) return checked;
+  const problem = announcedAtProblem(checked.value, now);
+  if (problem === undefined) return checked;
+  return { ok: false, message: `${problem}; it reads as ${checked.value}: check the time and its offset` };
+}
+
+/** A later time the post names: a real date-time after `announcedAt` (when that is known already). */
+export function checkEffectiveAt(answer: string, announcedAt: string | undefined): AnswerCheck {
+  const checked = checkTimestamp(answer);
+  if (!checked.ok || announcedAt === undefined) return checked;
+  const problem = effectiveAtProblem(checked.value, announcedAt);
+  if (problem === undefined) return checked;
+  return {
+    ok: false,
+    message: `${problem} (${announcedAt}); leave it empty when the post names no later time`,
+  };
 }
 
 export const checkProvider = (answer: string): AnswerCheck =>

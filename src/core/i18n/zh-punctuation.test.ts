@@ -38,7 +38,7 @@ const EVENTS = [...resetsWithGaps([7, 8, 6, 9], 2), makeEvent({ provider: 'provi
 );
 const BOARD = deriveBoard(EVENTS, NOW);
 const ROWS = BOARD.providers;
-const AGO = ['刚刚', '4 分钟前', '3 小时前'];
+const AGO = ['刚刚', '40 秒前', '4 分钟前', '3 小时前'];
 
 /** Sample arguments for each function of the Chinese words, by its key path; a new function needs an entry. */
 const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
@@ -46,6 +46,7 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'sourceHealth.delayed': AGO.map((ago) => [ago]),
   'sourceHealth.answering': [[3, 4]],
   'sourceHealth.failing': [[1]],
+  'sourceHealth.secondsAgo': [[40]],
   'sourceHealth.minutesAgo': [[4]],
   'sourceHealth.hoursAgo': [[3]],
   'sourceHealth.daysAgo': [[2]],
@@ -84,6 +85,15 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'forecastPage.trackSince': [['2026-06-10T08:00:00.000Z', 40]],
   'formats.days': [[3.5]],
   'formats.weekdayMinute': [[FORECAST.announcedFor]],
+  'glance.passedAgo': AGO.map((ago) => [ago]),
+  'glance.worseThanBaseRate': [
+    [['24 小时内'], ['0.057'], ['0.047']],
+    [
+      ['24 小时内', '7 天内'],
+      ['0.245', '1.000'],
+      ['0.222', '0.000'],
+    ],
+  ],
 };
 for (const basis of FORECAST_BASES)
   SAMPLE_ARGUMENTS[`forecast.sentences.${basis}`] = [[{ ...FORECAST, basis }], [{ ...FORECAST, basis, sampleSize: 0 }]];

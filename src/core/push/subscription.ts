@@ -57,6 +57,16 @@ const uniqueNonEmpty = <T extends z.ZodType>(item: T, what: string) =>
     .min(1, `choose at least one ${what}`)
     .refine((items) => new Set(items).size === items.length, `each ${what} at most once`);
 
+/**
+ * The topics and language a subscriber chooses, as every channel's write body takes them (decisions.md: push, and
+ * the chat webhooks "as push").
+ */
+export const TOPIC_FIELDS = {
+  providers: uniqueNonEmpty(ProviderSchema, 'provider'),
+  kinds: uniqueNonEmpty(EventKindSchema, 'kind').default(['reset']),
+  locale: z.enum(LOCALES).default('en'),
+};
+
 /** `POST /api/push/subscriptions`'s body under `rules` (the setting of the loopback test receiver). */
 export const subscribeRequestSchema = (rules: OutboundRules) =>
   z.object({
@@ -65,9 +75,7 @@ export const subscribeRequestSchema = (rules: OutboundRules) =>
       expirationTime: expirationTimeSchema,
       keys: z.object({ p256dh: p256dhSchema, auth: authSchema }),
     }),
-    providers: uniqueNonEmpty(ProviderSchema, 'provider'),
-    kinds: uniqueNonEmpty(EventKindSchema, 'kind').default(['reset']),
-    locale: z.enum(LOCALES).default('en'),
+    ...TOPIC_FIELDS,
   });
 
 export const SubscribeRequestSchema = subscribeRequestSchema(DEFAULT_OUTBOUND_RULES).meta({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONTENT_TYPES } from '../routes/policy.ts';
+import type { Provider } from '../vocabulary.ts';
 
 /**
  * The feeds' addresses, media types and size, and the JSON Feed's schema: what the route table and the edge need
@@ -16,6 +17,21 @@ export const FEED_FORMATS = {
 export type FeedFormat = keyof typeof FEED_FORMATS;
 
 /**
+ * A feed's canonical address: its format's path, with `?provider=` for one provider's feed. What the feed calls
+ * itself (`rel="self"`) and the WebSub topic a subscriber names (decisions.md, "WebSub").
+ */
+export const feedSelfUrl = (baseUrl: string, format: FeedFormat, provider: Provider | undefined): string =>
+  `${baseUrl}${FEED_FORMATS[format].path}${provider === undefined ? '' : `?provider=${provider}`}`;
+
+/** The WebSub hub every feed advertises (`rel="hub"`): `POST` subscribes and unsubscribes. */
+export const WEBSUB_HUB_PATH = '/websub';
+export const feedHubUrl = (baseUrl: string): string => `${baseUrl}${WEBSUB_HUB_PATH}`;
+
+/** The `Link` header (RFC 8288) of a feed's answer and of each content distribution: its hub and itself. */
+export const feedLinkHeader = (baseUrl: string, format: FeedFormat, provider: Provider | undefined): string =>
+  `<${feedHubUrl(baseUrl)}>; rel="hub", <${feedSelfUrl(baseUrl, format, provider)}>; rel="self"`;
+
+/**
  * JSON Feed 1.1 (jsonfeed.org/version/1.1) as /feed.json writes it: the schema the OpenAPI document gives its
  * body. Open to the format's other fields, as JSON Feed readers are.
  */
@@ -27,6 +43,7 @@ export const JsonFeedSchema = z
     feed_url: z.url().optional(),
     description: z.string().optional(),
     language: z.string().optional(),
+    hubs: z.array(z.looseObject({ type: z.string(), url: z.url() })).optional(),
     items: z.array(
       z.looseObject({
         id: z.string(),

@@ -1,4 +1,5 @@
 import { parseJsonFeed } from 'feedsmith';
+import { XMLParser } from 'fast-xml-parser';
 import Parser from 'rss-parser';
 import { describe, expect, it } from 'vitest';
 import { makeEvent } from '../test-events.ts';
@@ -104,5 +105,34 @@ describe('renderJsonFeed', () => {
     const events = trickyEvents().filter((event) => event.provider === 'provider_a');
     expect(feed.items?.map((item) => item.external_url)).toEqual(events.map((event) => event.sourceUrl));
     expect(feed.items?.map((item) => item.summary)).toEqual(events.map((event) => event.summary));
+  });
+});
+
+describe('every feed names its WebSub hub and itself (decisions.md, "WebSub")', () => {
+  const parseAtom = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
+  type Link = { href: string; rel: string };
+  const asList = (links: Link | Link[]) => (Array.isArray(links) ? links : [links]);
+
+  it.each([undefined, 'provider_b'] as const)('RSS: atom:link rel="hub" and rel="self" (provider %s)', (provider) => {
+    const self = `${BASE}/feed.xml${provider ? `?provider=${provider}` : ''}`;
+    const channel = parseAtom(renderRssFeed(input({ provider })))['rss']['channel'];
+    const links = asList(channel['atom:link']).map(({ href, rel }) => ({ href, rel }));
+    expect(links).toEqual([
+      { href: self, rel: 'self' },
+      { href: `${BASE}/websub`, rel: 'hub' },
+    ]);
+  });
+
+  it.each([undefined, 'provider_c'] as const)('Atom: link rel="hub" and rel="self" (provider %s)', (provider) => {
+    const self = `${BASE}/feed.atom${provider ? `?provider=${provider}` : ''}`;
+    const links = asList(parseAtom(renderAtomFeed(input({ provider })))['feed']['link']);
+    expect(links.filter(({ rel }) => rel === 'self').map(({ href }) => href)).toEqual([self]);
+    expect(links.filter(({ rel }) => rel === 'hub').map(({ href }) => href)).toEqual([`${BASE}/websub`]);
+  });
+
+  it.each([undefined, 'provider_a'] as const)('JSON Feed: hubs and feed_url (provider %s)', (provider) => {
+    const feed = parseJsonFeed(renderJsonFeed(input({ provider })));
+    expect(feed.feed_url).toBe(`${BASE}/feed.json${provider ? `?provider=${provider}` : ''}`);
+    expect(feed.hubs).toEqual([{ type: 'WebSub', url: `${BASE}/websub` }]);
   });
 });

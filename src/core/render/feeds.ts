@@ -4,7 +4,7 @@ import type { Provider } from '../enums.ts';
 import { PROVIDER_LABELS } from '../i18n/labels.ts';
 import type { Event } from '../schemas.ts';
 import { eventPageUrl, SERVICE_NAME } from '../site.ts';
-import { FEED_FORMATS, FEED_ITEM_LIMIT, type FeedFormat } from './feed-formats.ts';
+import { FEED_ITEM_LIMIT, type FeedFormat, feedHubUrl, feedSelfUrl } from './feed-formats.ts';
 import { eventTitle } from './labels.ts';
 
 /**
@@ -28,6 +28,8 @@ interface FeedModel {
   description: string;
   homeUrl: string;
   feedUrl: (format: FeedFormat) => string;
+  /** The WebSub hub (decisions.md, "WebSub"): each format names it beside its self link. */
+  hubUrl: string;
   items: { event: Event; title: string; pageUrl: string; html: string }[];
 }
 
@@ -36,12 +38,12 @@ function feedModel({ events, provider, baseUrl }: FeedInput): FeedModel {
     0,
     FEED_ITEM_LIMIT,
   );
-  const query = provider === undefined ? '' : `?provider=${provider}`;
   return {
     title: provider === undefined ? SERVICE_NAME : `${SERVICE_NAME}: ${PROVIDER_LABELS.en[provider]}`,
     description: `Official usage-limit reset announcements${provider === undefined ? ' of three AI coding-tool providers' : ` of ${PROVIDER_LABELS.en[provider]}`}, each linked to its original post.`,
     homeUrl: provider === undefined ? `${baseUrl}/` : `${baseUrl}/${provider}`,
-    feedUrl: (format) => `${baseUrl}${FEED_FORMATS[format].path}${query}`,
+    feedUrl: (format) => feedSelfUrl(baseUrl, format, provider),
+    hubUrl: feedHubUrl(baseUrl),
     items: selected.map((event) => ({
       event,
       title: eventTitle(event),
@@ -59,7 +61,12 @@ export function renderRssFeed(input: FeedInput): string {
     description: feed.description,
     language: 'en',
     lastBuildDate: new Date(input.builtAt),
-    atom: { links: [{ href: feed.feedUrl('rss'), rel: 'self', type: 'application/rss+xml' }] },
+    atom: {
+      links: [
+        { href: feed.feedUrl('rss'), rel: 'self', type: 'application/rss+xml' },
+        { href: feed.hubUrl, rel: 'hub' },
+      ],
+    },
     items: feed.items.map(({ event, title, pageUrl, html }) => ({
       title,
       link: pageUrl,
@@ -81,6 +88,7 @@ export function renderAtomFeed(input: FeedInput): string {
     updated: new Date(input.builtAt),
     links: [
       { href: feed.feedUrl('atom'), rel: 'self', type: 'application/atom+xml' },
+      { href: feed.hubUrl, rel: 'hub' },
       { href: feed.homeUrl, rel: 'alternate', type: 'text/html' },
     ],
     authors: [{ name: SERVICE_NAME, uri: `${input.baseUrl}/` }],
@@ -110,6 +118,7 @@ export function renderJsonFeed(input: FeedInput): string {
     home_page_url: feed.homeUrl,
     feed_url: feed.feedUrl('json'),
     language: 'en',
+    hubs: [{ type: 'WebSub', url: feed.hubUrl }],
     items: feed.items.map(({ event, title, pageUrl, html }) => ({
       id: pageUrl,
       url: pageUrl,

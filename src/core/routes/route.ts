@@ -9,6 +9,13 @@ import type { CachePolicy, ContentTypeName } from './policy.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
+/**
+ * What every path the table does not list answers: Astro's pages (prerendered or at the edge, the 404 page too)
+ * and the build's other files only read (decisions.md, "The board on a phone": HTML pages answer GET and HEAD;
+ * other methods get `405` with `Allow: GET, HEAD`).
+ */
+export const PAGE_METHODS: readonly string[] = ['GET', 'HEAD'];
+
 /** A response body: a zod schema (JSON), or `text` for a document in its own format. */
 export type BodySpec = z.ZodType | 'text';
 
@@ -27,7 +34,7 @@ export interface RouteSpec {
   /** The successful answer: its status (200 unless said), media types and headers beyond CORS and caching. */
   readonly ok: {
     /** 201 and 200 both succeed for a write that creates or replaces (`alsoOk`). */
-    readonly status?: 200 | 201 | 204 | 308;
+    readonly status?: 200 | 201 | 202 | 204 | 308;
     readonly alsoOk?: { readonly status: 200; readonly description: string };
     readonly description: string;
     readonly content: Partial<Record<ContentTypeName, BodySpec>>;
@@ -48,8 +55,8 @@ export interface RouteSpec {
   readonly corsHeaders?: { readonly allow: readonly string[]; readonly expose: readonly string[] };
   /** JSON-RPC routes answer their HTTP errors with a JSON-RPC error object. */
   readonly jsonRpc?: true;
-  /** A write's JSON request body: its schema and the largest body accepted. */
-  readonly requestBody?: { readonly schema: z.ZodType; readonly maxBytes: number };
+  /** A write's request body: its schema, the largest body accepted, and `form` for a form (else JSON). */
+  readonly requestBody?: { readonly schema: z.ZodType; readonly maxBytes: number; readonly form?: true };
   /** A write's error statuses (the decided error body; 429 with Retry-After), with what each means. */
   readonly requestErrors?: Readonly<Partial<Record<400 | 415 | 429 | 503, string>>>;
   /** Statuses of a protocol's own (MCP's), with what each means. */
@@ -71,10 +78,17 @@ export const ROUTE_TAGS = {
   data: 'The build’s data files and documents',
   badges: 'Embeddable status badges',
   push: 'Web Push: be told when a reset lands',
+  chat: 'Discord and Slack: a channel told when a reset lands',
+  websub: 'WebSub: feeds that push to your server',
 } as const;
 export type RouteTag = keyof typeof ROUTE_TAGS;
 
-export type ResponseHeaderName = 'ETag' | 'ContentDispositionInline' | 'ContentDispositionAttachment' | 'Location';
+export type ResponseHeaderName =
+  | 'ETag'
+  | 'ContentDispositionInline'
+  | 'ContentDispositionAttachment'
+  | 'Location'
+  | 'Link';
 
 /** The entries of one path (one, or one per method). */
 export type PathRoutes = RouteSpec | readonly RouteSpec[];

@@ -7,6 +7,12 @@ import {
   HistoryIndexSchema,
   PublishedEventsSchema,
 } from '../dataset.ts';
+import {
+  CHAT_WEBHOOK_BODY_MAX_BYTES,
+  ChatWebhookForgetSchema,
+  ChatWebhookRequestSchema,
+  ChatWebhookTopicsSchema,
+} from '../chat/webhook-request.ts';
 import { ProviderSchema } from '../enums.ts';
 import {
   PUSH_BODY_MAX_BYTES,
@@ -16,8 +22,9 @@ import {
   UnsubscribeRequestSchema,
 } from '../push/subscription.ts';
 import { EventRecordSchema } from '../provenance.ts';
+import { LEASE_SECONDS, WEBSUB_BODY_MAX_BYTES, WebSubRequestFormSchema } from '../websub/request.ts';
 import { ForecastResponseSchema, ForecastTrackRecordSchema } from '../forecast/schemas.ts';
-import { FEED_FORMATS, type FeedFormat, JsonFeedSchema } from '../render/feed-formats.ts';
+import { FEED_FORMATS, type FeedFormat, JsonFeedSchema, WEBSUB_HUB_PATH } from '../render/feed-formats.ts';
 import { DELAYED_AFTER_MINUTES, SourcesResponseSchema } from '../sources.ts';
 import {
   EventIdSchema,
@@ -58,6 +65,24 @@ const PUSH_WRITE = {
   },
 } as const;
 
+/** The chat webhooks' POST and DELETE (decisions.md, "Chat webhooks"): one path, one entry per method, as push's. */
+const CHAT_WEBHOOK_WRITE = {
+  path: '/api/webhooks',
+  tag: 'chat',
+  cache: 'noStore',
+  served: 'edge',
+  conditional: false,
+  preflight: true,
+  needsData: false,
+  corsHeaders: { allow: ['Content-Type'], expose: [] },
+  requestErrors: {
+    400: 'a bad body: `invalid_request` with `issues`, at most 20 and one saying how many more (types, providers, kinds, the outbound-address rules for the URL, a URL that is not a Discord or Slack webhook, over 4 KiB)',
+    415: 'the body is not `application/json`: `invalid_request`',
+    429: 'more than 10 writes (push and webhooks together) in a minute from this IP: `rate_limited`; see Retry-After',
+    503: 'the delivery path (push’s) is not configured on this deployment, or its database cannot be reached now: `webhooks_unavailable`; see Retry-After',
+  },
+} as const;
+
 /**
  * The feeds (spec 4.4): the same items in three formats, each a built file per selection that the edge picks,
  * so one description and an entry per format. Only /feed.xml answers the spec's preflight (section 4).
@@ -70,13 +95,15 @@ const feedRoute = <const Id extends string>(feed: FeedDescription<Id>) =>
     tag: 'feeds',
     summary: feed.summary,
     query: { schema: OneProviderQuerySchema },
-    ok: { description: feed.body, content: feed.content },
+    ok: { description: feed.body, content: feed.content, headers: ['Link'] },
     cache: 'feed',
     served: 'edge',
     prerendered: FEED_FORMATS[feed.format].path,
     conditional: false,
     preflight: feed.preflight ?? false,
     needsData: true,
+    // The WebSub hub and the feed's own address (decisions.md, "WebSub"), readable by a page's script too.
+    corsHeaders: { allow: [], expose: ['Link'] },
     listing: {},
   }) as const;
 interface FeedDescription<Id extends string> {
@@ -575,6 +602,54 @@ export const ROUTES = [
     summary: 'Forget a browser push endpoint (also one never seen)',
     requestBody: { schema: UnsubscribeRequestSchema, maxBytes: PUSH_BODY_MAX_BYTES },
     ok: { status: 204, description: 'forgotten', content: {} },
+  },
+  // Chat webhooks (decisions.md, "Chat webhooks"; docs/push.md): a Discord or Slack channel told of new events.
+  {
+    ...CHAT_WEBHOOK_WRITE,
+    id: 'postChatWebhook',
+    methods: ['POST'],
+    summary: 'Send new events of chosen providers and kinds to a Discord or Slack channel, in a language',
+    requestBody: { schema: ChatWebhookRequestSchema, maxBytes: CHAT_WEBHOOK_BODY_MAX_BYTES },
+    ok: {
+      status: 201,
+      description: 'a new webhook: its platform, and the topics and language stored',
+      content: { json: ChatWebhookTopicsSchema },
+      alsoOk: { status: 200, description: 'a known webhook: its topics and language replaced' },
+    },
+    listing: {},
+  },
+  {
+    ...CHAT_WEBHOOK_WRITE,
+    id: 'deleteChatWebhook',
+    methods: ['DELETE'],
+    summary: 'Stop sending to a Discord or Slack webhook (also one never seen)',
+    requestBody: { schema: ChatWebhookForgetSchema, maxBytes: CHAT_WEBHOOK_BODY_MAX_BYTES },
+    ok: { status: 204, description: 'forgotten', content: {} },
+    listing: {},
+  },
+  // WebSub (decisions.md, "WebSub"; docs/push.md): the hub every feed advertises. A server's form POST, so it is
+  // answered here, before Astro (which refuses a form POST without a same-origin Origin).
+  {
+    id: 'postWebSub',
+    path: WEBSUB_HUB_PATH,
+    methods: ['POST'],
+    tag: 'websub',
+    summary: 'WebSub hub: subscribe a callback to a feed, or unsubscribe it',
+    description: `WebSub (W3C Recommendation). The topic is a feed's own address (its \`rel="self"\`). After the 202 the hub verifies the intent with a GET to the callback carrying \`hub.mode\`, \`hub.topic\`, \`hub.challenge\` and, to subscribe, \`hub.lease_seconds\`; only an answer 2xx whose body is exactly the challenge makes (or ends) the subscription. While it lasts (the lease, at most ${LEASE_SECONDS.max} s), each change of the feed (an event it lists published, or a reset it lists taking effect) is POSTed to the callback: the whole feed, its Content-Type and \`Link\` headers, and \`X-Hub-Signature: sha256=<hex HMAC-SHA256 of the body>\` when a secret was given.`,
+    requestBody: { schema: WebSubRequestFormSchema, maxBytes: WEBSUB_BODY_MAX_BYTES, form: true },
+    ok: { status: 202, description: 'accepted: the hub now verifies the intent with the callback', content: {} },
+    cache: 'noStore',
+    served: 'edge',
+    conditional: false,
+    preflight: false,
+    needsData: false,
+    requestErrors: {
+      400: `a bad form: \`invalid_request\` with \`issues\` (a missing or repeated field, a topic that is none of the feeds, a callback the outbound-address rules refuse, a lease out of 1–${LEASE_SECONDS.max}, a secret over 200 bytes, a body over ${WEBSUB_BODY_MAX_BYTES} bytes)`,
+      415: 'the body is not `application/x-www-form-urlencoded`: `invalid_request`',
+      429: 'more than 10 writes in a minute from this IP (shared with the push subscriptions): `rate_limited`; see Retry-After',
+      503: 'WebSub is not configured on this deployment, or its database cannot be reached now: `websub_unavailable`; see Retry-After',
+    },
+    listing: {},
   },
 ] as const satisfies readonly RouteSpec[];
 

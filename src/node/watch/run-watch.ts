@@ -1,14 +1,15 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { buildDraftEvent } from '../../core/content/new-event.ts';
 import { formatContentProblem } from '../../core/content/validate-event-files.ts';
 import { ClassificationRulesSchema, createClassifier } from '../../core/watch/classify.ts';
-import { excerpt, feedItems, type FeedItem } from '../../core/watch/feed-items.ts';
+import { FIRST_POLL } from '../../core/watch/poll-state.ts';
+import { pollSources, settledState } from '../../core/watch/run.ts';
 import type { SourceCheck } from '../../core/sources.ts';
-import { describeConfigIssues, isSampleSource, SourcesSchema } from '../../core/watch/sources.ts';
-import { PROVIDERS, type Provider } from '../../core/vocabulary.ts';
+import { SourcesSchema } from '../../core/watch/sources.ts';
+import { PROVIDERS } from '../../core/vocabulary.ts';
+import { fetchFeed, type FetchLimits } from '../../server/watch/fetch-feed.ts';
 import { addDraft, ALREADY_EXISTS } from '../event-store.ts';
-import { fetchFeed, type FetchLimits } from './fetch-feed.ts';
+import { readConfig } from './config-file.ts';
 
 /**
  * `npm run watch`: reads every configured source, proposes each new relevant post once as a draft event,
@@ -41,127 +42,53 @@ export interface WatchReport {
   sources: SourceCheck[];
 }
 
-/** A config file that cannot be used: the message names the file (and the key), never a stack trace. */
-export class WatchConfigError extends Error {
-  override name = 'WatchConfigError';
-}
-
-async function readConfig<T>(file: string, schema: z.ZodType<T>, knownTopLevelKeys?: readonly string[]): Promise<T> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new WatchConfigError(
-      `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new WatchConfigError(`${file}: is not valid JSON (${(error as Error).message})`);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success)
-    throw new WatchConfigError(describeConfigIssues(file, parsed.error, knownTopLevelKeys).join('\n'));
-  return parsed.data;
-}
-
 export async function runWatch(options: WatchOptions): Promise<WatchReport> {
   const now = options.now ?? new Date();
   const sources = await readConfig(options.sourcesFile, SourcesSchema, PROVIDERS);
   const classify = createClassifier(await readConfig(options.rulesFile, ClassificationRulesSchema));
   const state = await readConfig(options.stateFile, StateSchema);
+  // Each command run stands alone: no validators, no backoff; what it remembers is the posts it has settled.
+  const { polls, samples } = await pollSources({
+    sources,
+    classify,
+    stateOf: (source) => ({ ...FIRST_POLL, seen: state.seen[source.provider] ?? [] }),
+    fetchFeed: (feed, headers) => fetchFeed(feed, headers, options),
+    now,
+  });
   const report: WatchReport = {
     drafts: [],
     failures: [],
     skipped: [],
-    watchedSources: 0,
-    sampleSources: 0,
+    watchedSources: polls.length,
+    sampleSources: samples,
     sources: [],
   };
-
-  for (const provider of PROVIDERS) {
-    const seen = new Set(state.seen[provider] ?? []);
-    for (const source of sources[provider]) {
-      if (isSampleSource(source)) {
-        report.sampleSources += 1;
-        continue;
-      }
-      report.watchedSources += 1;
-      const fetched = await fetchFeed(source.feed, options);
-      if (!fetched.ok) {
-        report.failures.push(`${provider} ${source.feed} ${fetched.reason}`);
-        report.sources.push(sourceCheck(provider, source, options, fetched.reason, 0));
-        continue;
-      }
-      let items: FeedItem[];
-      try {
-        items = feedItems(fetched.text);
-      } catch (error) {
-        report.failures.push(`${provider} ${source.feed} is not a readable feed (${(error as Error).message})`);
-        report.sources.push(
-          sourceCheck(provider, source, options, `is not a readable feed (${(error as Error).message})`, 0),
+  const seen = new Map(PROVIDERS.map((provider) => [provider, new Set(state.seen[provider] ?? [])]));
+  for (const poll of polls) {
+    const { provider, feed } = poll.source;
+    if (poll.check !== null) report.sources.push(poll.check);
+    if (poll.failure !== null) report.failures.push(`${provider} ${feed} ${poll.failure}`);
+    report.skipped.push(...poll.skipped);
+    const final = new Set<string>();
+    for (const proposal of poll.proposals) {
+      const stored = await addDraft(options.eventsRoot, proposal.event, now);
+      if (stored.ok) {
+        report.drafts.push(stored.file);
+        final.add(proposal.itemKey);
+      } else if (stored.problems.every((problem) => problem.message === ALREADY_EXISTS)) {
+        final.add(proposal.itemKey);
+      } else {
+        report.skipped.push(
+          stored.problems.map((problem) => formatContentProblem(problem, options.eventsRoot)).join('; '),
         );
-        continue;
-      }
-      report.sources.push(sourceCheck(provider, source, options, null, items.length));
-      for (const item of items) {
-        if (seen.has(item.key)) continue;
-        const kind = classify(item.text);
-        if (kind === null) {
-          seen.add(item.key);
-          continue;
-        }
-        // No date, no draft: the time of this run is not the time of the post.
-        if (item.publishedAt === null) {
-          report.skipped.push(
-            `${provider} ${item.key}: the feed gives no publication date; add it by hand (npm run event:add) or fix the feed`,
-          );
-          continue;
-        }
-        const draft = buildDraftEvent({
-          provider,
-          kind,
-          sourceUrl: item.link ?? '',
-          sourceAccount: source.account,
-          summary: excerpt(item.ownText),
-          announcedAt: item.publishedAt,
-        });
-        if (!draft.ok) {
-          report.skipped.push(
-            `${provider} ${item.key}: ${draft.problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`,
-          );
-          continue;
-        }
-        const stored = await addDraft(options.eventsRoot, draft.event, now);
-        if (stored.ok) {
-          report.drafts.push(stored.file);
-          seen.add(item.key);
-        } else if (stored.problems.every((problem) => problem.message === ALREADY_EXISTS)) {
-          seen.add(item.key);
-        } else {
-          report.skipped.push(
-            stored.problems.map((problem) => formatContentProblem(problem, options.eventsRoot)).join('; '),
-          );
-        }
       }
     }
-    state.seen[provider] = [...seen].sort();
+    for (const key of settledState(poll, final).seen) seen.get(provider)!.add(key);
   }
   // Nothing watched, nothing learnt: the state file is left as it was.
-  if (report.watchedSources > 0) await writeFile(options.stateFile, `${JSON.stringify(state, null, 2)}\n`);
+  if (report.watchedSources > 0) {
+    for (const [provider, keys] of seen) state.seen[provider] = [...keys].sort();
+    await writeFile(options.stateFile, `${JSON.stringify(state, null, 2)}\n`);
+  }
   return report;
-}
-
-/** One source's line of the source report: read now (or at the run's given time), failed with `error` or not. */
-function sourceCheck(
-  provider: Provider,
-  source: { account: string; feed: string },
-  options: WatchOptions,
-  error: string | null,
-  itemsSeen: number,
-): SourceCheck {
-  const checkedAt = (options.now ?? new Date()).toISOString();
-  return { provider, name: source.account, url: source.feed, checkedAt, ok: error === null, error, itemsSeen };
 }

@@ -1,8 +1,13 @@
 import { mediaTypeOf } from '../../core/routes/policy.ts';
 
+const bodyMediaType = (request: Request): string =>
+  (request.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
+
 /** Whether the request says its body is JSON (`Content-Type: application/json`, any parameters, any case). */
-export const isJsonBody = (request: Request): boolean =>
-  (request.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase() === mediaTypeOf('json');
+export const isJsonBody = (request: Request): boolean => bodyMediaType(request) === mediaTypeOf('json');
+
+/** Whether the request says its body is a form (`application/x-www-form-urlencoded`, any parameters, any case). */
+export const isFormBody = (request: Request): boolean => bodyMediaType(request) === 'application/x-www-form-urlencoded';
 
 /**
  * Bodies up to this size that an answer left unread are read to their end: sixteen times the largest body any

@@ -1,8 +1,9 @@
 import { capIssues } from '../../core/api/issue-cap.ts';
 import type { QueryIssue } from '../../core/api/query.ts';
-import { allowedMethods, type RouteSpec } from '../../core/routes/route.ts';
+import { allowedMethods, PAGE_METHODS, type RouteSpec } from '../../core/routes/route.ts';
 import { CACHE_POLICIES, CONTENT_TYPES } from '../../core/routes/policy.ts';
 import type { ErrorBody } from '../../core/schemas.ts';
+import { PAGE_SECURITY_HEADERS } from './security-headers.ts';
 
 /** Response helpers of the edge, and its error bodies (spec section 7). */
 
@@ -54,6 +55,12 @@ export const pushUnavailable = (retryAfterSeconds?: number): Response =>
     { error: 'push_unavailable' },
     retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) },
   );
+/** The chat webhooks' delivery path is off or their store cannot be reached (decisions.md, "Outbound addresses"). */
+export const webhooksUnavailable = (retryAfterSeconds: number): Response =>
+  errorResponse(503, { error: 'webhooks_unavailable' }, { 'Retry-After': String(retryAfterSeconds) });
+/** The WebSub hub is off, or its store or queue cannot be reached (decisions.md, "Outbound addresses"). */
+export const webSubUnavailable = (retryAfterSeconds: number): Response =>
+  errorResponse(503, { error: 'websub_unavailable' }, { 'Retry-After': String(retryAfterSeconds) });
 export const rateLimited = (retryAfterSeconds: number): Response =>
   jsonResponse(
     { error: 'rate_limited' },
@@ -68,6 +75,14 @@ export function methodNotAllowed(routes: readonly RouteSpec[]): Response {
   const message = `Method not allowed: send JSON-RPC messages with ${route.methods.join(' or ')}.`;
   return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }, { status: 405, headers });
 }
+
+/**
+ * `405` on a page (or any path the route table does not list): `Allow: GET, HEAD`, the decided error body, and
+ * the pages' security headers, which the worker adds only to HTML (cors.ts), so that this answer in place of a
+ * page is held to the page's policy.
+ */
+export const pageMethodNotAllowed = (): Response =>
+  errorResponse(405, { error: 'method_not_allowed' }, { Allow: PAGE_METHODS.join(', '), ...PAGE_SECURITY_HEADERS });
 
 /** An odd form of a path (src/core/routes/canonical-path.ts): one permanent redirect, the query kept. */
 export const toCanonicalPath = (pathname: string, search: string): Response =>

@@ -1,7 +1,8 @@
-import { MS_PER_DAY } from '../../core/ordering.ts';
 import { encodePayload, pushPayload } from '../../core/push/payload.ts';
 import { LOCALES, type Locale } from '../../core/vocabulary.ts';
 import { BASE_URL } from '../base-url.ts';
+import { consumeChatMessage } from '../webhooks/delivery.ts';
+import { FAILING_LIMIT_MS, MAX_DELIVERY_ATTEMPTS, retryDelaySeconds } from './delivery-policy.ts';
 import {
   DELIVER_CHUNK_SIZE,
   type DeliverMessage,
@@ -34,22 +35,6 @@ export interface ConsumerSettings {
    * `dispatchDue` over the worker's bindings). A consumer without it retries such a message.
    */
   dispatch?: (message: DispatchMessage, now: Date) => Promise<unknown>;
-}
-
-/** A subscription failing for this long is dropped (decided). */
-export const FAILING_LIMIT_MS = 7 * MS_PER_DAY;
-/** Tries of one push to one subscription that keeps answering 429/5xx: 1 + 7 retries, ~2 h of backoff in all. */
-export const MAX_DELIVERY_ATTEMPTS = 8;
-const RETRY_BASE_SECONDS = 30;
-const RETRY_MAX_SECONDS = 3600;
-
-/**
- * Seconds before retry number `attempt` (the next try's number, 2 or more): what the push service asked for in
- * `Retry-After` (within 1 s to 1 h), else 30 s doubling each time, at most 1 h.
- */
-export function retryDelaySeconds(attempt: number, retryAfter: number | undefined): number {
-  if (retryAfter !== undefined) return Math.min(RETRY_MAX_SECONDS, Math.max(1, retryAfter));
-  return Math.min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2 ** (attempt - 2));
 }
 
 const json = (values: readonly number[]) => JSON.stringify(values);
@@ -228,7 +213,8 @@ export async function consumePushBatch(
           if (settings.dispatch === undefined) throw new Error('this consumer cannot run a dispatch');
           await settings.dispatch(body, now());
         } else if (body.type === 'fanout') await fanOut(env, body);
-        else await deliver(env, body, settings, now());
+        else if (body.type === 'deliver') await deliver(env, body, settings, now());
+        else await consumeChatMessage(env, body, settings, now());
         message.ack();
       } catch (error) {
         console.error('push queue message failed', error);

@@ -16,7 +16,8 @@ import {
   type SubscriberKeys,
 } from '../../../tests/support/push-receiver.ts';
 import { BASE_URL } from '../base-url.ts';
-import { consumePushBatch, deliver, fanOut, FAILING_LIMIT_MS } from './consumer.ts';
+import { consumePushBatch, deliver, fanOut } from './consumer.ts';
+import { FAILING_LIMIT_MS } from './delivery-policy.ts';
 import { dispatchDue, pruneLedger } from './dispatch.ts';
 import type { DeliverMessage, PushQueueMessage } from './messages.ts';
 import { saveSubscription } from './subscriptions-store.ts';
@@ -160,7 +161,8 @@ describe('the cron dispatch', REAL_D1, () => {
     published.push(makeEvent({ id: 'raced', announcedAt: minutesFrom(-1).toISOString() }));
     const results = await Promise.all([1, 2, 3].map(() => dispatchDue(dispatchEnv(), NOW)));
     expect(results.reduce((sum, result) => sum + result.enqueued, 0)).toBe(1);
-    expect(queued.sent.map(({ body }) => body.type)).toEqual(['fanout']);
+    // One claim: push's fan-out and the chat webhooks' (src/server/webhooks), once.
+    expect(queued.sent.map(({ body }) => body.type)).toEqual(['fanout', 'chat-fanout']);
   });
 
   it('sends a scheduled reset when announced and again when it takes effect, never a draft or a future event', async () => {

@@ -3,7 +3,10 @@ import { MS_PER_DAY } from '../../core/ordering.ts';
 import { PROVIDERS } from '../../core/vocabulary.ts';
 import { BASE_URL } from '../base-url.ts';
 import { readEdgeDatasetNow } from '../data-source.ts';
-import { type FanoutMessage, type PushProducer, SEND_BATCH_MAX } from './messages.ts';
+import { chatFanoutOf, pruneChatLedger } from '../webhooks/delivery.ts';
+import { LEDGER_KEPT_DAYS, LEDGER_PRUNE_SLICE } from './delivery-policy.ts';
+import { type FanoutMessage, type PushProducer, type PushQueueMessage, SEND_BATCH_MAX } from './messages.ts';
+import type { WebSubProducer } from '../websub/messages.ts';
 
 /**
  * The cron's half of push (docs/push.md, "Dispatch and delivery"): find the (event, transition) pairs due now
@@ -14,6 +17,8 @@ export interface DispatchBindings {
   ASSETS: Pick<Fetcher, 'fetch'>;
   PUSH_DB: D1Database;
   PUSH_QUEUE: Pick<PushProducer, 'sendBatch'>;
+  /** WebSub's queue (docs/push.md, "WebSub"): the same run's changes go to the feeds' subscribers. */
+  WEBSUB_QUEUE?: Pick<WebSubProducer, 'send'>;
 }
 
 export interface DispatchResult {
@@ -27,12 +32,10 @@ export interface DispatchResult {
 const FIRST_DISPATCH = 'first_dispatch';
 
 /**
- * How long a ledger row is kept: longer than a queue keeps a message (at most 14 days), so that no redelivered
- * message can find its claim gone. The `notifications` claims are kept for good: they alone stop a re-fan-out.
+ * What a claimed (event, transition) enqueues: a fan-out for each channel on the delivery path, push's
+ * subscriptions and the chat webhooks (src/server/webhooks). One claim serves them all.
  */
-export const LEDGER_KEPT_DAYS = 15;
-/** Rows deleted per cron run at most: a bounded statement every minute rather than a rare huge one. */
-export const LEDGER_PRUNE_SLICE = 5000;
+const CHANNEL_FANOUTS: readonly ((fanout: FanoutMessage) => PushQueueMessage)[] = [(fanout) => fanout, chatFanoutOf];
 
 /** Deletes the oldest ledger rows past `LEDGER_KEPT_DAYS`, at most `slice` of them. */
 export async function pruneLedger(db: D1Database, now: Date, slice = LEDGER_PRUNE_SLICE): Promise<number> {
@@ -89,18 +92,44 @@ export async function dispatchDue(env: DispatchBindings, now: Date): Promise<Dis
     if (pair !== undefined && row.suppressed === 0)
       fanouts.push({ type: 'fanout', event: pair.event, transition: pair.transition, afterId: 0 });
   }
-  for (let start = 0; start < fanouts.length; start += SEND_BATCH_MAX) {
-    const chunk = fanouts.slice(start, start + SEND_BATCH_MAX);
+  // A pair's messages (one per channel) go in one batch: a refused batch gives back claims none of whose messages left.
+  const perBatch = Math.floor(SEND_BATCH_MAX / CHANNEL_FANOUTS.length);
+  for (let start = 0; start < fanouts.length; start += perBatch) {
+    const chunk = fanouts.slice(start, start + perBatch);
+    const messages = chunk.flatMap((fanout) => CHANNEL_FANOUTS.map((channelFanout) => channelFanout(fanout)));
     try {
-      await env.PUSH_QUEUE.sendBatch(chunk.map((body) => ({ body, contentType: 'json' as const })));
+      await env.PUSH_QUEUE.sendBatch(messages.map((body) => ({ body, contentType: 'json' as const })));
     } catch (error) {
       // Not enqueued: give the claims back, so that the next minute's run claims and enqueues them again.
       await releaseClaims(env.PUSH_DB, chunk);
       throw error;
     }
   }
+  if (env.WEBSUB_QUEUE !== undefined) await handToWebSub(env.WEBSUB_QUEUE, env.PUSH_DB, fanouts, now);
   await pruneLedger(env.PUSH_DB, now);
+  await pruneChatLedger(env.PUSH_DB, now);
   return { due: due.length, enqueued: fanouts.length, suppressed: claimed.length - fanouts.length };
+}
+
+/**
+ * WebSub (docs/push.md, "WebSub"): the run's changes go to the feeds' subscribers as well, and the minute prunes its
+ * rows. Its module is loaded here, not with the worker. If the change cannot be handed over, the run's claims are
+ * given back: the next minute claims them again, and each channel's ledger keeps it from sending twice.
+ */
+async function handToWebSub(
+  queue: Pick<WebSubProducer, 'send'>,
+  db: D1Database,
+  fanouts: readonly FanoutMessage[],
+  now: Date,
+): Promise<void> {
+  const { announceWebSubChange, pruneWebSub } = await import('../websub/hub.ts');
+  try {
+    await announceWebSubChange(queue, BASE_URL, fanouts);
+  } catch (error) {
+    await releaseClaims(db, fanouts);
+    throw error;
+  }
+  await pruneWebSub(db, now);
 }
 
 async function releaseClaims(db: D1Database, fanouts: readonly FanoutMessage[]): Promise<void> {

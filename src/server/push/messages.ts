@@ -1,5 +1,6 @@
 import type { Transition } from '../../core/push/due.ts';
 import type { Event } from '../../core/schemas.ts';
+import type { ChatQueueMessage } from '../webhooks/messages.ts';
 
 /**
  * The push queue's messages (docs/push.md, "Dispatch and delivery"). A new build's first request enqueues one
@@ -33,7 +34,8 @@ export interface DeliverMessage {
   attempt: number;
 }
 
-export type PushQueueMessage = DispatchMessage | FanoutMessage | DeliverMessage;
+/** The queue also carries the chat webhooks' messages (src/server/webhooks/messages.ts): one delivery path. */
+export type PushQueueMessage = DispatchMessage | FanoutMessage | DeliverMessage | ChatQueueMessage;
 
 /**
  * Subscriptions read per `fanout` message (one indexed range read), sent on as 500 `deliver` messages in

@@ -55,6 +55,10 @@ export const en = {
     getSources: 'How current the board is: the watched sources at the last check (JSON)',
     getForecast: `Chance of a reset within ${HORIZON_DAYS} days (JSON)`,
     getForecastTrackRecord: 'How the forecast has held: Brier scores and reliability (JSON)',
+    postChatWebhook:
+      'Send new events to a Discord or Slack channel: its webhook URL, providers, kinds, language (JSON)',
+    deleteChatWebhook: 'Stop sending to a Discord or Slack webhook (JSON)',
+    postWebSub: 'WebSub hub: the feeds pushed to your server when they change (form POST)',
   },
   /** The board's one line about its sources (src/core/sources.ts `sourceHealthLine`). */
   sourceHealth: {
@@ -65,6 +69,7 @@ export const en = {
     delayed: (ago: string) => `delayed: last check ${ago}`,
     separator: ', ',
     justNow: 'just now',
+    secondsAgo: (seconds: number) => `${seconds} s ago`,
     minutesAgo: (minutes: number) => `${minutes} min ago`,
     hoursAgo: (hours: number) => `${hours} h ago`,
     daysAgo: (days: number) => `${days} d ago`,
@@ -174,12 +179,23 @@ export const en = {
       subscribed: 'Notifications are on in this browser.',
       saved: 'Saved. You will be notified of what you chose.',
       stopped: 'Notifications are off.',
-      denied: 'This site’s notifications are blocked in your browser’s settings.',
       chooseProvider: 'Choose at least one provider.',
       chooseKind: 'Choose at least one kind of announcement.',
+      // Each step of "Notify me", and each way it can fail, in the order a person meets them
+      // (src/scripts/notify-control.ts); `{detail}` is the browser's own words.
+      asking: 'Your browser is asking whether this site may send you notifications: answer its prompt.',
+      subscribing: 'Subscribing this browser…',
+      dismissed:
+        'The browser’s prompt closed without an answer, so nothing was subscribed. Press “Notify me” to be asked again.',
+      denied:
+        'This site’s notifications are blocked in your browser’s settings: allow them in the site’s settings (the icon beside the address), then press “Notify me” again.',
+      offline: 'This site could not be reached: check your connection, then try again.',
+      pushService:
+        'Your browser’s push service did not subscribe this browser ({detail}). Try again later, or follow a feed.',
       busy: 'Too many changes: try again in a minute.',
       unavailable: 'Notifications are not available on this server right now; try again later.',
-      failed: 'That did not work. Please try again later.',
+      refused: 'The server did not take the subscription ({detail}). Please try again later.',
+      failed: 'That did not work ({detail}). Please try again later.',
     },
   },
   ui: {
@@ -316,6 +332,29 @@ export const en = {
       separator: ', ',
     },
   },
+  /**
+   * The board at a glance (decisions.md, "The board on a phone"): words that keep a row honest (the rules are in
+   * src/core/upcoming-reset.ts and src/core/forecast/skill.ts): a live tease whose time passed without a reset, and a
+   * forecast that has scored worse than its base rate, said beside the number on the board and the provider page;
+   * and the cue of a chart that scrolls inside its frame on a phone.
+   */
+  glance: {
+    /** Around the teased time (a <time> element between them): "teased for Tue 24 Nov 17:00". */
+    teasedFor: 'teased for',
+    teasedForAfter: '',
+    teasedNoTime: 'teased, no time named',
+    notConfirmedYet: 'not confirmed yet',
+    /** How long ago the teased time was, after it. */
+    passedAgo: (ago: string) => ` (${ago})`,
+    horizons: { '1d': '24 h', '7d': '7-day' },
+    worseThanBaseRate: (horizons: string[], briers: string[], baseRates: string[]) =>
+      horizons.length === 1
+        ? `So far the ${horizons[0]} chance has scored worse than the base rate (Brier ${briers[0]} against the base rate’s ${baseRates[0]}; lower is better).`
+        : `So far the ${horizons.join(' and ')} chances have scored worse than the base rate (Brier ${briers.join(' and ')} against the base rate’s ${baseRates.join(' and ')}; lower is better).`,
+    worseMark: 'worse than the base rate',
+    /** Under a chart wider than a phone, which scrolls inside its own frame. */
+    scrollCue: 'Swipe the chart sideways to see all of it →',
+  },
   /** Web Push notifications (src/core/push/payload.ts): the title and body a subscriber's browser shows. */
   push: {
     title: (provider: string, kind: string) => `${provider}: ${kind}`,
@@ -324,6 +363,16 @@ export const en = {
     scheduledFor: (time: string) => `Scheduled for ${time}.`,
     inEffectSince: (time: string) => `In effect since ${time}.`,
     separator: ' ',
+  },
+  /**
+   * Discord and Slack messages (src/core/chat/message.ts): the title and body are push's; these name the links and
+   * the moment beside them.
+   */
+  chat: {
+    originalPost: 'Original post',
+    announced: 'Announced',
+    inEffect: 'In effect',
+    separator: ' · ',
   },
   /** The provider page's forecast section (src/components/ForecastSection.astro and its charts). */
   forecastPage,

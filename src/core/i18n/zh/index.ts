@@ -54,6 +54,9 @@ export const zh: Translations = {
     getSources: '看板有多新：上次检查时各监视来源的情况（JSON）',
     getForecast: `${HORIZON_DAYS} 天内重置的可能性（JSON）`,
     getForecastTrackRecord: '预测的历史表现：Brier 分数与可靠性（JSON）',
+    postChatWebhook: '把新事件发到 Discord 或 Slack 频道：webhook 地址、供应商、类型、语言（JSON）',
+    deleteChatWebhook: '停止向 Discord 或 Slack 的 webhook 发送（JSON）',
+    postWebSub: 'WebSub 中心：订阅源一有变化就推送到你的服务器（表单 POST）',
   },
   sourceHealth: {
     notCheckedYet: '尚未检查来源',
@@ -63,6 +66,7 @@ export const zh: Translations = {
     delayed: (ago: string) => `已延迟：上次检查在${spaceBeforeDigits(ago)}`,
     separator: '，',
     justNow: '刚刚',
+    secondsAgo: (seconds: number) => `${seconds} 秒前`,
     minutesAgo: (minutes: number) => `${minutes} 分钟前`,
     hoursAgo: (hours: number) => `${hours} 小时前`,
     daysAgo: (days: number) => `${days} 天前`,
@@ -169,12 +173,19 @@ export const zh: Translations = {
       subscribed: '此浏览器的通知已开启。',
       saved: '已保存。有你选择的公告时会通知你。',
       stopped: '通知已关闭。',
-      denied: '浏览器设置中已阻止本站的通知。',
       chooseProvider: '请至少选择一个供应商。',
       chooseKind: '请至少选择一种公告类型。',
+      // The steps of "Notify me" and its failures, as in en.ts; `{detail}` is the browser's own words.
+      asking: '浏览器正在询问是否允许本站发送通知：请回答它的提示。',
+      subscribing: '正在为此浏览器订阅……',
+      dismissed: '浏览器的提示未作回答就关闭了，因此没有订阅。按“通知我”可再次询问。',
+      denied: '浏览器设置中已阻止本站的通知：请在本站的网站设置（地址栏旁的图标）中允许，然后再按“通知我”。',
+      offline: '无法连接本站：请检查网络连接后再试。',
+      pushService: '浏览器的推送服务未能为此浏览器订阅（{detail}）。请稍后再试，或订阅信息源。',
       busy: '更改太频繁：请一分钟后再试。',
       unavailable: '此服务器现在无法提供通知，请稍后再试。',
-      failed: '操作失败，请稍后再试。',
+      refused: '服务器没有接受订阅（{detail}）。请稍后再试。',
+      failed: '操作失败（{detail}），请稍后再试。',
     },
   },
   ui: {
@@ -306,6 +317,21 @@ export const zh: Translations = {
       separator: '，',
     },
   },
+  /** 一眼看清的看板（见 en.ts 的 `glance`）：时间已过却未见重置的预告、得分不如基准率的预测，以及手机上图表可横向滑动的提示。 */
+  glance: {
+    teasedFor: '预告于',
+    teasedForAfter: '重置',
+    teasedNoTime: '已预告，未给出时间',
+    notConfirmedYet: '尚未确认',
+    passedAgo: (ago: string) => `（${ago}）`,
+    horizons: { '1d': '24 小时内', '7d': '7 天内' },
+    worseThanBaseRate: (horizons: string[], briers: string[], baseRates: string[]) =>
+      horizons.length === 1
+        ? `迄今为止，${horizons[0]}的可能性得分不如基准率（Brier 分数 ${briers[0]}，基准率为 ${baseRates[0]}；越低越好）。`
+        : `迄今为止，${horizons.map((horizon, index) => (index === 0 ? horizon : spaceBeforeDigits(horizon))).join('和')}的可能性得分均不如基准率（Brier 分数分别为 ${briers.join(' 和 ')}，基准率分别为 ${baseRates.join(' 和 ')}；越低越好）。`,
+    worseMark: '不如基准率',
+    scrollCue: '左右滑动图表可查看全部 →',
+  },
   /** Web Push 通知（src/core/push/payload.ts）：订阅者的浏览器显示的标题和正文。 */
   push: {
     title: (provider: string, kind: string) => `${provider}：${kind}`,
@@ -314,6 +340,16 @@ export const zh: Translations = {
     scheduledFor: (time: string) => `定于 ${time}。`,
     inEffectSince: (time: string) => `自 ${time} 起生效。`,
     separator: '',
+  },
+  /**
+   * Discord and Slack messages (src/core/chat/message.ts): the title and body are push's; these name the links and
+   * the moment beside them.
+   */
+  chat: {
+    originalPost: '原帖',
+    announced: '公布于',
+    inEffect: '生效于',
+    separator: ' · ',
   },
   /** The provider page's forecast section (src/components/ForecastSection.astro and its charts). */
   forecastPage,

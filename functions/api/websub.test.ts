@@ -1,0 +1,175 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fixtureFiles } from '../../scripts/lib/built-files.ts';
+import { edgeApp } from '../../scripts/lib/edge-app.ts';
+import { NOW } from '../../src/core/test-events.ts';
+
+/**
+ * `POST /websub` in-process (decisions.md, "WebSub"): every answer is decided before the queue's consumer runs, so a
+ * recording queue stands in for it here; the served suite (tests/websub.test.ts) verifies and delivers for real.
+ * The base URL outside an Astro build is the local default, http://localhost:4321.
+ */
+
+const files = fixtureFiles([], NOW);
+const ORIGIN = 'http://localhost:4321';
+const configured = { VAPID_PUBLIC_KEY: 'B', VAPID_PRIVATE_KEY: 'p', VAPID_SUBJECT: 'mailto:a@b.example' };
+
+function recordingQueue(failing = false) {
+  const sent: unknown[] = [];
+  const queue = {
+    async send(body: unknown) {
+      if (failing) throw new Error('queue down');
+      sent.push(body);
+    },
+    async sendBatch() {},
+  } as unknown as Queue;
+  return { queue, sent };
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+const GOOD = {
+  'hub.mode': 'subscribe',
+  'hub.topic': `${ORIGIN}/feed.atom?provider=provider_c`,
+  'hub.callback': 'https://reader.example/cb',
+};
+
+const hub = (bindings: Record<string, unknown> = {}) =>
+  edgeApp(files, { push: { ...configured, PUSH_DB: {} as D1Database, ...bindings } });
+const post = (body: string, bindings: Record<string, unknown> = {}, contentType: string | null = FORM) =>
+  hub(bindings).request('/websub', {
+    method: 'POST',
+    headers: contentType === null ? {} : { 'Content-Type': contentType },
+    body,
+  });
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+describe('POST /websub', () => {
+  it('accepts a good request with 202 and no body, and hands its verification to the queue', async () => {
+    const { queue, sent } = recordingQueue();
+    const response = await post(form({ ...GOOD, 'hub.topic': 'HTTP://LocalHost:4321/feed.atom?provider=provider_c' }), {
+      WEBSUB_QUEUE: queue,
+    });
+    expect(response?.status).toBe(202);
+    expect(await response!.text()).toBe('');
+    expect(response!.headers.get('Cache-Control')).toBe('no-store');
+    expect(sent).toEqual([
+      {
+        type: 'websub-verify',
+        mode: 'subscribe',
+        topic: `${ORIGIN}/feed.atom?provider=provider_c`,
+        callback: 'https://reader.example/cb',
+        leaseSeconds: 864000,
+        secret: null,
+      },
+    ]);
+  });
+
+  it('is answered before Astro, whatever Origin the form comes with (Astro refuses a cross-site form POST)', async () => {
+    const { queue } = recordingQueue();
+    for (const origin of [undefined, 'https://elsewhere.example', 'null']) {
+      const response = await hub({ WEBSUB_QUEUE: queue }).request('/websub', {
+        method: 'POST',
+        headers: { 'Content-Type': `${FORM}; charset=UTF-8`, ...(origin === undefined ? {} : { Origin: origin }) },
+        body: form(GOOD),
+      });
+      expect(response?.status).toBe(202);
+    }
+  });
+
+  it('refuses a bad form with 400 invalid_request and every issue', async () => {
+    const { queue, sent } = recordingQueue();
+    const response = await post('hub.mode=subscribe&hub.topic=https%3A%2F%2Fboard.example%2Ffeed.xml', {
+      WEBSUB_QUEUE: queue,
+    });
+    expect(response?.status).toBe(400);
+    const body = (await response!.json()) as { error: string; issues: { path: string[] }[] };
+    expect(body.error).toBe('invalid_request');
+    expect(body.issues.map((issue) => issue.path)).toEqual([['hub.topic'], ['hub.callback']]);
+    expect(sent).toEqual([]);
+  });
+
+  it('refuses a body over 8 KiB with 400', async () => {
+    const response = await post(`${form(GOOD)}&pad=${'x'.repeat(8192)}`, { WEBSUB_QUEUE: recordingQueue().queue });
+    expect(response?.status).toBe(400);
+    expect(await response!.json()).toMatchObject({ error: 'invalid_request', issues: [{ code: 'too_big' }] });
+  });
+
+  it.each([
+    ['JSON', 'application/json'],
+    ['multipart', 'multipart/form-data; boundary=x'],
+    ['text', 'text/plain'],
+    ['no Content-Type', null],
+  ])('answers a body sent as %s with 415', async (_name, contentType) => {
+    const response = await post(form(GOOD), { WEBSUB_QUEUE: recordingQueue().queue }, contentType);
+    expect(response?.status).toBe(415);
+    expect(await response!.json()).toMatchObject({
+      error: 'invalid_request',
+      issues: [{ code: 'unsupported_media_type' }],
+    });
+  });
+
+  it.each([
+    ['without its queue', { WEBSUB_QUEUE: undefined }],
+    ['without its database', { PUSH_DB: undefined, WEBSUB_QUEUE: recordingQueue().queue }],
+    ['without push (its dispatcher)', { VAPID_PRIVATE_KEY: undefined, WEBSUB_QUEUE: recordingQueue().queue }],
+    ['when the queue refuses', { WEBSUB_QUEUE: recordingQueue(true).queue }],
+  ])('is 503 websub_unavailable with Retry-After %s', async (_name, bindings) => {
+    const response = await post(form(GOOD), bindings);
+    expect(response?.status).toBe(503);
+    expect(response!.headers.get('Retry-After')).toBe('30');
+    expect(await response!.json()).toEqual({ error: 'websub_unavailable' });
+  });
+
+  it('shares the push write limit: 429 with Retry-After once the limiter refuses', async () => {
+    const closed = { limit: async () => ({ success: false }) } as unknown as RateLimit;
+    const response = await post(form(GOOD), { PUSH_WRITE_LIMITER: closed, WEBSUB_QUEUE: recordingQueue().queue });
+    expect(response?.status).toBe(429);
+    expect(await response!.json()).toEqual({ error: 'rate_limited' });
+    expect(Number(response!.headers.get('Retry-After'))).toBeGreaterThan(0);
+  });
+
+  it('answers other methods 405 with Allow, and OPTIONS with Allow', async () => {
+    for (const method of ['GET', 'HEAD', 'DELETE', 'PUT']) {
+      const response = await hub().request('/websub', { method });
+      expect(response?.status, method).toBe(405);
+      expect(response!.headers.get('Allow')).toBe('POST, OPTIONS');
+    }
+    const options = await hub().request('/websub', { method: 'OPTIONS' });
+    expect(options?.status).toBe(204);
+    expect(options!.headers.get('Allow')).toBe('POST, OPTIONS');
+  });
+
+  it('never answers a 5xx but the decided 503 to any form a client may send', async () => {
+    const field = fc.constantFrom('hub.mode', 'hub.topic', 'hub.callback', 'hub.lease_seconds', 'hub.secret', 'x', '');
+    const value = fc.oneof(
+      fc.string(),
+      fc.constantFrom('subscribe', 'unsubscribe', GOOD['hub.topic'], GOOD['hub.callback'], '%', '%FF', '0', '-1'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(field, value, fc.boolean()), { maxLength: 8 }), async (pairs) => {
+        const body = pairs
+          .map(([key, text, encode]) => `${key}=${encode ? encodeURIComponent(text) : text.replace(/[&=]/g, '')}`)
+          .join('&');
+        const response = await post(body, { WEBSUB_QUEUE: recordingQueue().queue });
+        expect([202, 400]).toContain(response?.status);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('the feeds advertise the hub in Link', () => {
+  it.each([
+    ['/feed.xml', `${ORIGIN}/feed.xml`],
+    ['/feed.xml?provider=provider_a&utm_source=x', `${ORIGIN}/feed.xml?provider=provider_a`],
+    ['/feed.atom?provider=provider_b', `${ORIGIN}/feed.atom?provider=provider_b`],
+    ['/feed.json', `${ORIGIN}/feed.json`],
+  ])('GET and HEAD %s', async (path, self) => {
+    for (const method of ['GET', 'HEAD']) {
+      const response = await edgeApp(files).request(path, { method });
+      expect(response?.status).toBe(200);
+      expect(response!.headers.get('Link')).toBe(`<${ORIGIN}/websub>; rel="hub", <${self}>; rel="self"`);
+      expect(response!.headers.get('Access-Control-Expose-Headers')).toBe('Link');
+    }
+  });
+});

@@ -1,0 +1,153 @@
+import { slackText, slackUrl } from '../chat/slack-text.ts';
+import { TRANSLATIONS } from '../i18n/index.ts';
+import type { ChatPlatform } from '../outbound/chat-platform.ts';
+import type { Event } from '../schemas.ts';
+
+/**
+ * The message that tells the deployment's review channel of a new draft (decisions.md, "Watched every minute,
+ * reviewed at once"), in each platform's documented format as the chat webhooks are (Discord `content` and one
+ * embed; Slack `text` and blocks): the draft's fields, its original post, and a one-click link that opens the
+ * repository's web editor with the event file filled in. The file is complete and valid as it is; marking it
+ * verified is the reviewer's only edit, and the pull request it becomes stays the manual check.
+ *
+ * In English only: the channel is the maintainers', and it names the file's fields, which are English.
+ */
+
+/** A draft as the watcher stored it: the event, its file's path under the events folder, and the file. */
+export interface ReviewDraft {
+  event: Event;
+  /** `<provider>/<id>.json`. */
+  path: string;
+  file: string;
+}
+
+/** The events folder in the repository: where the link's file is created. */
+export const REPOSITORY_EVENTS_FOLDER = 'content/events';
+
+/** `{REPOSITORY_URL}/new/main?filename=content/events/<provider>/<id>.json` (ids need no escaping). */
+const editorBase = (repositoryUrl: string, draft: Pick<ReviewDraft, 'path'>) =>
+  `${repositoryUrl}/new/main?filename=${REPOSITORY_EVENTS_FOLDER}/${draft.path}`;
+
+/** The one-click link: the repository's web editor with the event file filled in. */
+export const reviewLink = (repositoryUrl: string, draft: Pick<ReviewDraft, 'path' | 'file'>): string =>
+  `${editorBase(repositoryUrl, draft)}&value=${encodeURIComponent(draft.file)}`;
+
+/** Discord's limits on a message (an embed's description) and Slack's on a button's URL. */
+export const DISCORD_DESCRIPTION_MAX = 4096;
+export const SLACK_BUTTON_URL_MAX = 3000;
+const SLACK_TEXT_MAX = 3000;
+
+const WORDS = {
+  intro: 'New draft to review',
+  open: 'Open the file in the repository’s editor',
+  steps: 'Check it against the original post, set "verified": true (the only edit needed), and propose the change.',
+  tooLong: (platform: string) =>
+    `The one-click link is longer than ${platform} allows for this post. Open the editor and paste the file below:`,
+};
+
+const titleOf = ({ provider, kind }: Event) => `${TRANSLATIONS.en.providers[provider]}: ${TRANSLATIONS.en.kinds[kind]}`;
+const introOf = (event: Event) => `${WORDS.intro}: ${titleOf(event)} (${event.sourceAccount})`;
+
+/** The draft's fields, name and value, as the file holds them. */
+const fieldsOf = (draft: ReviewDraft): [string, string][] => [
+  ['provider', draft.event.provider],
+  ['kind', draft.event.kind],
+  ['scope', draft.event.scope],
+  ['announcedAt', draft.event.announcedAt],
+  ['effectiveAt', draft.event.effectiveAt ?? 'null'],
+  ['sourceAccount', draft.event.sourceAccount],
+  ['file', `${REPOSITORY_EVENTS_FOLDER}/${draft.path}`],
+];
+
+/** The JSON body to POST to the review webhook of `platform`. */
+export function reviewMessage(platform: ChatPlatform, draft: ReviewDraft, repositoryUrl: string): object {
+  return platform === 'discord' ? discordMessage(draft, repositoryUrl) : slackMessage(draft, repositoryUrl);
+}
+
+function discordMessage(draft: ReviewDraft, repositoryUrl: string) {
+  const { event } = draft;
+  const fields = fieldsOf(draft)
+    .map(([name, value]) => `**${name}** ${value}`)
+    .join('\n');
+  const head = `${quoted(event.summary)}\n\n${fields}\n**original post** ${event.sourceUrl}\n\n`;
+  const link = reviewLink(repositoryUrl, draft);
+  const withLink = `${head}[${WORDS.open}](${link}). ${WORDS.steps}`;
+  const description =
+    withLink.length <= DISCORD_DESCRIPTION_MAX
+      ? withLink
+      : `${head}${WORDS.tooLong('Discord')} ${editorBase(repositoryUrl, draft)}\n\`\`\`json\n${draft.file}\`\`\`\n${WORDS.steps}`.slice(
+          0,
+          DISCORD_DESCRIPTION_MAX,
+        );
+  return {
+    content: introOf(event),
+    // A post's text is the provider's: it must never ping the channel (@everyone, a role, a user).
+    allowed_mentions: { parse: [] },
+    embeds: [
+      {
+        title: `${titleOf(event)}, draft ${event.id}`.slice(0, 256),
+        url: event.sourceUrl,
+        description,
+        timestamp: event.announcedAt,
+      },
+    ],
+  };
+}
+
+const quoted = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+
+function slackMessage(draft: ReviewDraft, repositoryUrl: string) {
+  const { event } = draft;
+  const link = reviewLink(repositoryUrl, draft);
+  const posted = Math.floor(Date.parse(event.announcedAt) / 1000);
+  const action =
+    link.length <= SLACK_BUTTON_URL_MAX
+      ? [
+          {
+            type: 'actions',
+            elements: [{ type: 'button', text: { type: 'plain_text', text: WORDS.open }, url: link }],
+          },
+        ]
+      : [
+          {
+            type: 'section',
+            text: {
+              type: 'mrkdwn',
+              text: `${WORDS.tooLong('Slack')} <${slackUrl(editorBase(repositoryUrl, draft))}|${WORDS.open}>\n\`\`\`${slackText(draft.file)}\`\`\``.slice(
+                0,
+                SLACK_TEXT_MAX,
+              ),
+            },
+          },
+        ];
+  return {
+    text: introOf(event),
+    blocks: [
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: `*<${slackUrl(event.sourceUrl)}|${slackText(`${titleOf(event)}, draft ${event.id}`)}>*\n${quoted(slackText(event.summary))}`,
+        },
+      },
+      {
+        type: 'section',
+        fields: fieldsOf(draft).map(([name, value]) => ({ type: 'mrkdwn', text: `*${name}*\n${slackText(value)}` })),
+      },
+      ...action,
+      {
+        type: 'context',
+        elements: [
+          {
+            type: 'mrkdwn',
+            text: `Posted <!date^${posted}^{date_short_pretty} {time}|${event.announcedAt}>. ${slackText(WORDS.steps)}`,
+          },
+        ],
+      },
+    ],
+  };
+}

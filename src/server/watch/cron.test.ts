@@ -1,0 +1,336 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { assetsBinding, fixtureFiles, memoryKv } from '../../../scripts/lib/built-files.ts';
+import { startFeedServer, rssFeed, type FeedServer } from '../../../tests/support/feed-server.ts';
+import { type PushDatabase, startPushDatabase } from '../../../tests/support/push-d1.ts';
+import { startPushReceiver, type PushReceiver } from '../../../tests/support/push-receiver.ts';
+import { stamped } from '../../core/build-stamp.ts';
+import type { Event } from '../../core/schemas.ts';
+import { makeEvent } from '../../core/test-events.ts';
+import { WATCH_CONFIG_PATH } from '../../core/watch/watch-config.ts';
+import { readSourceHealth } from '../source-health.ts';
+import { runScheduledWatch } from './cron.ts';
+import { REVIEW_MAX_ATTEMPTS } from './review.ts';
+
+/**
+ * The minute cron's watcher in-process, against a real local D1 (Miniflare's, with the repository's migrations),
+ * feeds on loopback that answer conditional requests as a feed host does, and a review channel on loopback. Each
+ * run is handed its minute, as the cron's `scheduledTime` is. The same path served by workerd: tests/watch-cron.test.ts.
+ */
+
+const MINUTE = 60_000;
+const START = new Date('2026-06-15T12:00:00.000Z');
+const minute = (count: number) => new Date(START.getTime() + count * MINUTE);
+const REPOSITORY = 'https://github.com/example-owner/departures-board';
+const RULES = JSON.parse(readFileSync('content/watch/classification.json', 'utf8')) as unknown;
+
+/** A published event the fixture build holds: a post of the watched account, already recorded. */
+const RECORDED = makeEvent({
+  id: '1900000000000000100',
+  sourceUrl: 'https://posts.provider-a.example/@provider_a_eng/1900000000000000100',
+  announcedAt: minute(-3 * 24 * 60).toISOString(),
+});
+/** A draft of the built tree (not published), whose post the feed also carries. */
+const TREE_DRAFT = {
+  id: '1900000000000000101',
+  sourceUrl: 'https://posts.provider-a.example/@provider_a_eng/1900000000000000101',
+};
+
+const post = (id: string, title: string, minutesBeforeStart: number) => ({
+  link: `https://posts.provider-a.example/@provider_a_eng/${id}`,
+  title,
+  publishedAt: minute(-minutesBeforeStart).toISOString(),
+});
+const RECORDED_POST = post('1900000000000000100', 'Usage limits have been reset for everyone.', 3 * 24 * 60);
+const TREE_DRAFT_POST = post('1900000000000000101', 'Limits are back to full.', 2 * 24 * 60);
+const MEETUP = post('1900000000000000102', 'Thanks for coming to our meetup!', 24 * 60);
+const NEW_RESET = post('1900000000000000103', 'We have reset weekly usage limits for everyone.', 30);
+
+let database: PushDatabase;
+let db: D1Database;
+let feeds: FeedServer;
+let receiver: PushReceiver;
+
+interface Setup {
+  feedPaths?: string[];
+  repositoryUrl?: string | null;
+  webhook?: string;
+  loopback?: boolean;
+  published?: Event[];
+}
+
+function env({
+  feedPaths = ['/a.rss'],
+  repositoryUrl = REPOSITORY,
+  webhook,
+  loopback = true,
+  published = [RECORDED],
+}: Setup = {}) {
+  const files = new Map(fixtureFiles(published, START));
+  const config = {
+    sources: {
+      provider_a: feedPaths.map((path) => ({ account: 'provider_a_eng', feed: `${feeds.origin}${path}` })),
+      provider_b: [],
+      provider_c: [{ account: 'providerc_status', feed: 'https://status.provider-c.example/history.json' }],
+    },
+    rules: RULES,
+    repositoryUrl,
+    drafts: [TREE_DRAFT],
+  };
+  files.set(WATCH_CONFIG_PATH, new TextEncoder().encode(JSON.stringify(stamped(config, 'fixture'))));
+  return {
+    ASSETS: assetsBinding(files),
+    PUSH_DB: db,
+    ...(webhook === undefined ? {} : { REVIEW_WEBHOOK_URL: webhook }),
+    PUSH_ALLOW_LOOPBACK_RECEIVER: loopback ? 'true' : 'false',
+  };
+}
+
+const rows = async (sql: string) => (await db.prepare(sql).all<Record<string, unknown>>()).results;
+const drafts = () =>
+  rows('SELECT id, review_state, review_attempts, review_next_at, review_error FROM watch_drafts ORDER BY id');
+const report = async (at: Date) => readSourceHealth({ SOURCE_HEALTH: memoryKv(), PUSH_DB: db }, at);
+
+/** A real local D1 in workerd: starting one takes about a second, and several on a loaded machine. */
+const REAL_D1 = { timeout: 60_000 };
+
+beforeAll(async () => {
+  database = await startPushDatabase();
+  db = database.db;
+  feeds = await startFeedServer();
+  receiver = await startPushReceiver();
+}, REAL_D1.timeout);
+afterAll(async () => {
+  await feeds.close();
+  await receiver.close();
+  await database.dispose();
+}, REAL_D1.timeout);
+beforeEach(async () => {
+  await database.empty();
+  feeds.requests.length = 0;
+  receiver.received.length = 0;
+  feeds.serve('/a.rss', rssFeed([RECORDED_POST, TREE_DRAFT_POST, MEETUP]));
+}, REAL_D1.timeout);
+afterEach(() => vi.restoreAllMocks());
+
+describe('the minute cron’s watcher', () => {
+  it('polls politely: the validators the next minute (304), nothing proposed of what is recorded, a new post once', async () => {
+    const bindings = env({ webhook: `${receiver.origin}/services/T1/B1/review` });
+    await runScheduledWatch(bindings, minute(0));
+    expect(feeds.requestsTo('/a.rss').map((request) => request.status)).toEqual([200]);
+    expect(await drafts()).toEqual([]);
+    expect((await report(minute(0))).sources).toEqual([
+      {
+        provider: 'provider_a',
+        name: 'provider_a_eng',
+        url: `${feeds.origin}/a.rss`,
+        checkedAt: minute(0).toISOString(),
+        ok: true,
+        error: null,
+        itemsSeen: 3,
+      },
+    ]);
+
+    // The same minute again (an overlapping run): the source is not asked twice.
+    await runScheduledWatch(bindings, minute(0));
+    expect(feeds.requestsTo('/a.rss')).toHaveLength(1);
+
+    await runScheduledWatch(bindings, minute(1));
+    const [, second] = feeds.requestsTo('/a.rss');
+    expect(second!.headers['if-none-match']).toMatch(/^"[0-9a-f]{16}"$/);
+    expect(second!.headers['if-modified-since']).toMatch(/GMT$/);
+    expect(second!.status).toBe(304);
+    expect(await report(minute(1))).toMatchObject({ checkedAt: minute(1).toISOString(), state: 'current' });
+    expect((await report(minute(1))).sources[0]).toMatchObject({ ok: true, itemsSeen: 3 });
+
+    feeds.serve('/a.rss', rssFeed([NEW_RESET, RECORDED_POST, TREE_DRAFT_POST, MEETUP]));
+    await runScheduledWatch(bindings, minute(2));
+    expect(feeds.requestsTo('/a.rss').map((request) => request.status)).toEqual([200, 304, 200]);
+    expect(await drafts()).toEqual([
+      expect.objectContaining({
+        id: '1900000000000000103',
+        review_state: 'sent',
+        review_attempts: 1,
+        review_error: null,
+      }),
+    ]);
+    const [message] = receiver.received;
+    expect(message!.path).toBe('/services/T1/B1/review');
+    expect(message!.headers['content-type']).toBe('application/json');
+    const body = JSON.parse(message!.body.toString()) as { text: string; blocks: { elements?: { url?: string }[] }[] };
+    expect(body.text).toBe('New draft to review: Provider A: Reset (provider_a_eng)');
+    const link = new URL(body.blocks[2]!.elements![0]!.url!);
+    expect(link.searchParams.get('filename')).toBe('content/events/provider_a/1900000000000000103.json');
+    expect(JSON.parse(link.searchParams.get('value')!)).toEqual({
+      id: '1900000000000000103',
+      provider: 'provider_a',
+      kind: 'reset',
+      scope: 'global',
+      announcedAt: NEW_RESET.publishedAt,
+      effectiveAt: null,
+      sourceUrl: NEW_RESET.link,
+      sourceAccount: 'provider_a_eng',
+      summary: NEW_RESET.title,
+      audience: [],
+      verified: false,
+    });
+
+    // The next change of the feed does not propose the same post again, nor message it again.
+    feeds.serve('/a.rss', rssFeed([NEW_RESET, RECORDED_POST, MEETUP]));
+    await runScheduledWatch(bindings, minute(3));
+    expect((await drafts()).map((draft) => draft.id)).toEqual(['1900000000000000103']);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('backs off a failing source: the next minute’s run does not ask it, the report keeps its failure', async () => {
+    feeds.fail('/a.rss', 503);
+    const bindings = env();
+    await runScheduledWatch(bindings, minute(0));
+    await runScheduledWatch(bindings, minute(1));
+    expect(feeds.requestsTo('/a.rss').map((request) => request.status)).toEqual([503]);
+    const failing = await report(minute(1));
+    expect(failing.checkedAt).toBe(minute(1).toISOString());
+    expect(failing.sources[0]).toMatchObject({
+      ok: false,
+      error: 'answered HTTP 503',
+      checkedAt: minute(0).toISOString(),
+    });
+    await runScheduledWatch(bindings, minute(2));
+    await runScheduledWatch(bindings, minute(5));
+    expect(feeds.requestsTo('/a.rss').map((request) => request.status)).toEqual([503, 503]);
+    feeds.serve('/a.rss', rssFeed([MEETUP]));
+    await runScheduledWatch(bindings, minute(6));
+    expect(feeds.requestsTo('/a.rss').map((request) => request.status)).toEqual([503, 503, 200]);
+    expect((await report(minute(6))).sources[0]).toMatchObject({ ok: true, error: null, itemsSeen: 1 });
+  });
+
+  it('without a review channel or a repository it polls, reports and keeps the draft, and says what is not set', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    feeds.serve('/a.rss', rssFeed([NEW_RESET]));
+    await runScheduledWatch(env({ repositoryUrl: null }), minute(0));
+    expect((await drafts()).map((draft) => [draft.id, draft.review_state])).toEqual([
+      ['1900000000000000103', 'waiting'],
+    ]);
+    expect((await report(minute(0))).sources[0]).toMatchObject({ ok: true, itemsSeen: 1 });
+    expect(receiver.received).toEqual([]);
+    const said = warn.mock.calls.map((call) => String(call[0])).join('\n');
+    expect(said).toContain('REVIEW_WEBHOOK_URL is not set');
+    expect(said).toContain('REPOSITORY_URL was not set when the site was built');
+
+    // Once configured, the draft that waited is sent.
+    await runScheduledWatch(env({ webhook: `${receiver.origin}/api/webhooks/1/token` }), minute(1));
+    expect((await drafts()).map((draft) => draft.review_state)).toEqual(['sent']);
+    expect(receiver.received.map((message) => message.path)).toEqual(['/api/webhooks/1/token']);
+  });
+
+  it('tries a message the platform could not take again later, honours Retry-After, and gives up on a 404', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const webhook = `${receiver.origin}/api/webhooks/2/token`;
+    receiver.answerNext('/api/webhooks/2/token', { status: 503 }, { status: 429, headers: { 'retry-after': '120' } });
+    feeds.serve('/a.rss', rssFeed([NEW_RESET]));
+    const bindings = env({ webhook });
+    await runScheduledWatch(bindings, minute(0));
+    expect(await drafts()).toMatchObject([
+      {
+        review_state: 'waiting',
+        review_attempts: 1,
+        review_next_at: minute(2).toISOString(),
+        review_error: 'answered HTTP 503',
+      },
+    ]);
+    await runScheduledWatch(bindings, minute(1));
+    expect(receiver.received).toHaveLength(1);
+    await runScheduledWatch(bindings, minute(2));
+    expect(await drafts()).toMatchObject([
+      {
+        review_state: 'waiting',
+        review_attempts: 2,
+        review_next_at: minute(4).toISOString(),
+        review_error: 'answered HTTP 429',
+      },
+    ]);
+    await runScheduledWatch(bindings, minute(4));
+    expect(await drafts()).toMatchObject([{ review_state: 'sent', review_attempts: 3 }]);
+
+    await database.empty();
+    receiver.answerNext('/api/webhooks/2/token', { status: 404 });
+    await runScheduledWatch(bindings, minute(10));
+    expect(await drafts()).toMatchObject([{ review_state: 'failed', review_error: 'answered HTTP 404' }]);
+    expect(REVIEW_MAX_ATTEMPTS).toBeGreaterThan(1);
+  });
+
+  it('refuses loopback feeds and webhooks while the loopback switch is off (the outbound-address policy)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    await runScheduledWatch(env({ loopback: false, webhook: `${receiver.origin}/api/webhooks/1/t` }), minute(0));
+    expect(feeds.requests).toEqual([]);
+    expect((await report(minute(0))).sources[0]).toMatchObject({
+      ok: false,
+      error: 'is not read by the worker: the feed must be an https URL',
+    });
+    expect(warn.mock.calls.map((call) => String(call[0])).join('\n')).toContain(
+      'REVIEW_WEBHOOK_URL must be an https URL',
+    );
+  });
+
+  it('forgets a feed no longer configured, and with only the samples writes no report', async () => {
+    const bindings = env({ feedPaths: ['/a.rss', '/b.rss'] });
+    feeds.serve('/b.rss', rssFeed([]));
+    await runScheduledWatch(bindings, minute(0));
+    expect((await rows('SELECT feed FROM watch_sources ORDER BY feed')).map((row) => row['feed'])).toEqual([
+      `${feeds.origin}/a.rss`,
+      `${feeds.origin}/b.rss`,
+    ]);
+    await runScheduledWatch(env({ feedPaths: ['/a.rss'] }), minute(1));
+    expect((await rows('SELECT feed FROM watch_sources')).map((row) => row['feed'])).toEqual([`${feeds.origin}/a.rss`]);
+    expect((await report(minute(1))).sources.map((source) => source.url)).toEqual([`${feeds.origin}/a.rss`]);
+
+    await database.empty();
+    await runScheduledWatch(env({ feedPaths: [] }), minute(2));
+    expect(await report(minute(2))).toEqual({ checkedAt: null, sources: [], state: 'unknown' });
+  });
+
+  it('logs a run whose store fails and ends normally, for the next minute to try again', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const locked = {
+      prepare: () => ({ all: () => Promise.reject(new Error('D1_ERROR: database is locked: SQLITE_BUSY')) }),
+    } as unknown as D1Database;
+    await expect(runScheduledWatch({ ...env(), PUSH_DB: locked }, minute(0))).resolves.toBeUndefined();
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(String(error.mock.calls[0]![0])).toBe(
+      `watch run of ${minute(0).toISOString()} failed; the next minute's run tries again:`,
+    );
+    expect(String(error.mock.calls[0]![1])).toMatch(/database is locked/);
+  });
+});
+
+describe('GET /api/sources reads the newest report', () => {
+  const kvReport = (checkedAt: Date) =>
+    memoryKv({
+      'source-report': JSON.stringify({
+        checkedAt: checkedAt.toISOString(),
+        sources: [
+          {
+            provider: 'provider_b',
+            name: 'from-npm-run-watch',
+            url: 'https://feeds.example/b.rss',
+            checkedAt: checkedAt.toISOString(),
+            ok: true,
+            error: null,
+            itemsSeen: 2,
+          },
+        ],
+      }),
+    });
+
+  it('of the minute cron’s (D1) and the last npm run watch’s (KV)', async () => {
+    await runScheduledWatch(env(), minute(0));
+    const older = await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(-10)), PUSH_DB: db }, minute(1));
+    expect(older.sources.map((source) => source.name)).toEqual(['provider_a_eng']);
+    const newer = await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(1)), PUSH_DB: db }, minute(1));
+    expect(newer.sources.map((source) => source.name)).toEqual(['from-npm-run-watch']);
+    expect((await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(0)) }, minute(6))).state).toBe('delayed');
+  });
+});

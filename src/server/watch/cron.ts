@@ -1,0 +1,162 @@
+import { recordIn, recordShardOf } from '../../core/event-records.ts';
+import { OUTBOUND_PROBLEM_MESSAGES, type OutboundRules, outboundAddress } from '../../core/outbound/address.ts';
+import { buildSourceReport } from '../../core/sources.ts';
+import { createClassifier } from '../../core/watch/classify.ts';
+import { FIRST_POLL } from '../../core/watch/poll-state.ts';
+import {
+  type DraftProposal,
+  type FeedAnswer,
+  pollSources,
+  settledState,
+  watchedSources,
+} from '../../core/watch/run.ts';
+import { hasWatchConfigFrame, WATCH_CONFIG_PATH, type WatchConfig } from '../../core/watch/watch-config.ts';
+import { BASE_URL } from '../base-url.ts';
+import { DataSourceUnavailable, loadRecordShard, readDataFileNow } from '../data-source.ts';
+import { allowsLoopbackReceiver } from '../push/vapid.ts';
+import { DEFAULT_FETCH_LIMITS, fetchFeed } from './fetch-feed.ts';
+import { reviewChannel, sendWaitingReviews } from './review.ts';
+import { FEED_MAX_BYTES, PROPOSALS_PER_RUN, READ_BUDGET_PER_RUN } from './run-shares.ts';
+import { readPollStates, recordRun, storedDraftKeys } from './store.ts';
+
+/**
+ * The watcher in the worker's minute cron (docs/watch.md): the same run as `npm run watch` (src/core/watch/run.ts)
+ * over the sources the build carries, its state and drafts in D1, its report where GET /api/sources reads it, and
+ * each new draft sent to the review channel at once. Without D1 it is off; with only the sample sources there is
+ * nothing to watch and the last report is left as it is.
+ */
+
+export interface WatchBindings {
+  ASSETS: Pick<Fetcher, 'fetch'>;
+  PUSH_DB?: D1Database;
+  /** The review channel: a Discord or Slack webhook (a secret). */
+  REVIEW_WEBHOOK_URL?: string;
+  /** The loopback test switch (docs/push.md): feeds and review webhooks on this machine, for the tests. */
+  PUSH_ALLOW_LOOPBACK_RECEIVER?: string;
+}
+
+/** What the deployment lacks, said when it changes or a draft waits for it: a line every minute says nothing new. */
+let lastMissing = '';
+
+export async function runScheduledWatch(env: WatchBindings, now: Date): Promise<void> {
+  const db = env.PUSH_DB;
+  if (db === undefined) return;
+  try {
+    const config = await readWatchConfig(env.ASSETS);
+    const { watched } = watchedSources(config.sources);
+    if (watched.length === 0) return;
+    const rules: OutboundRules = { allowLoopbackReceiver: allowsLoopbackReceiver(env) };
+    const states = await readPollStates(db);
+    const run = await pollSources({
+      sources: config.sources,
+      classify: createClassifier(config.rules),
+      stateOf: (source) => states.get(source.feed) ?? FIRST_POLL,
+      fetchFeed: (feed, headers) => fetchAllowedFeed(feed, headers, rules),
+      now,
+      readBudget: READ_BUDGET_PER_RUN,
+    });
+    // The proposals this run settles: stored now, or found already an event or a draft. The others stay unsettled
+    // (their feed is read whole again next minute).
+    const proposals = new Set(run.polls.flatMap((poll) => poll.proposals).slice(0, PROPOSALS_PER_RUN));
+    const known = await knownProposals(env.ASSETS, db, config, [...proposals]);
+    const inserted = await recordRun(db, {
+      states: run.polls
+        .filter((poll) => poll.asked)
+        .map((poll) => ({
+          feed: poll.source.feed,
+          state: settledState(
+            poll,
+            new Set(poll.proposals.filter((proposal) => proposals.has(proposal)).map((proposal) => proposal.itemKey)),
+          ),
+        })),
+      feeds: watched.map((source) => source.feed),
+      drafts: [...proposals].filter((proposal) => !known.has(proposal)),
+      report: buildSourceReport(
+        run.polls.flatMap((poll) => (poll.check === null ? [] : [poll.check])),
+        now,
+      ),
+      now,
+    });
+    const failed = run.polls.filter((poll) => poll.failure !== null).length;
+    if (inserted.length > 0 || failed > 0)
+      console.log('watch', JSON.stringify({ minute: now.toISOString(), failed, drafts: inserted }));
+
+    const review = reviewChannel(env.REVIEW_WEBHOOK_URL, config.repositoryUrl, rules);
+    const missing = review.missing.join('; ');
+    if (review.channel === null && (inserted.length > 0 || missing !== lastMissing))
+      console.warn(
+        `watch: the sources are polled and reported, but no reviewer is told of new drafts (${inserted.length} new, kept in D1): ${missing}`,
+      );
+    lastMissing = missing;
+    if (review.channel === null) return;
+    const sent = await sendWaitingReviews(db, review.channel, now);
+    if (sent.retrying.length + sent.failed.length > 0) console.warn('watch review messages', JSON.stringify(sent));
+  } catch (error) {
+    console.error(`watch run of ${now.toISOString()} failed; the next minute's run tries again:`, error);
+  }
+}
+
+/**
+ * The build's watch configuration (`/data/watch.json`): checked when the build wrote it, so trusted after its stamp
+ * and a look at its frame, as the other data files are (a zod parse every minute cost a tenth of a run).
+ */
+async function readWatchConfig(assets: Pick<Fetcher, 'fetch'>): Promise<WatchConfig> {
+  const config = await readDataFileNow<unknown>(assets, BASE_URL, WATCH_CONFIG_PATH);
+  if (!hasWatchConfigFrame(config))
+    throw new DataSourceUnavailable(`${WATCH_CONFIG_PATH} carries this build's stamp but not its shape`);
+  return config;
+}
+
+/** The worker sends only to addresses the outbound policy allows: a feed it refuses is a failing source. */
+function fetchAllowedFeed(
+  feed: string,
+  headers: Readonly<Record<string, string>>,
+  rules: OutboundRules,
+): Promise<FeedAnswer> {
+  const address = outboundAddress(feed, rules);
+  if (!address.ok)
+    return Promise.resolve({
+      kind: 'failed',
+      reason: `is not read by the worker: the feed ${OUTBOUND_PROBLEM_MESSAGES[address.problem]}`,
+    });
+  return fetchFeed(address.url, headers, { ...DEFAULT_FETCH_LIMITS, maxBytes: FEED_MAX_BYTES });
+}
+
+/**
+ * The proposals whose post is already recorded: an event of the build with the post's id (its record shard) or
+ * URL (among that shard's records), a draft of the built tree, or a draft in D1. An event's id is the post's id
+ * from its URL, so the post's event, if there is one, is the record of the id the URL gives.
+ */
+async function knownProposals(
+  assets: Pick<Fetcher, 'fetch'>,
+  db: D1Database,
+  config: WatchConfig,
+  proposals: readonly DraftProposal[],
+): Promise<Set<DraftProposal>> {
+  const known = new Set<DraftProposal>();
+  if (proposals.length === 0) return known;
+  const stored = await storedDraftKeys(db, proposals);
+  const treeIds = new Set(config.drafts.map((draft) => draft.id));
+  const treeUrls = new Set(config.drafts.map((draft) => draft.sourceUrl));
+  const shards = new Map(
+    await Promise.all(
+      [...new Set(proposals.map((proposal) => recordShardOf(proposal.event.id)))].map(
+        async (shard) => [shard, await loadRecordShard(assets, BASE_URL, shard)] as const,
+      ),
+    ),
+  );
+  for (const proposal of proposals) {
+    const { id, sourceUrl } = proposal.event;
+    const shard = shards.get(recordShardOf(id))!;
+    if (
+      stored.ids.has(id) ||
+      stored.sourceUrls.has(sourceUrl) ||
+      treeIds.has(id) ||
+      treeUrls.has(sourceUrl) ||
+      recordIn(shard, id) !== undefined ||
+      Object.values(shard.records).some((record) => record.event.sourceUrl === sourceUrl)
+    )
+      known.add(proposal);
+  }
+  return known;
+}
