@@ -54,6 +54,7 @@ const REAL_CLOCK_ONLY = [
   // The push files with a real local D1: they hand the code under test its clock (or only store the time), and their
   // database runs in workerd, whose clock the shift does not move; the D1 start is most of their cost.
   'src/server/push/delivery.test.ts',
+  'src/server/push/build-dispatch.test.ts',
   'functions/api/push-store.test.ts',
   'src/server/watch/cron.test.ts',
   'src/server/webhooks/delivery.test.ts',

@@ -1,6 +1,7 @@
 import { asksForBuiltFile, withBuiltFiles } from '../src/server/built-files.ts';
 import { withCommonHeaders } from '../src/server/http/cors.ts';
 import { readRestOfBody } from '../src/server/http/request.ts';
+import { noticeBuildOnce } from '../src/server/push/first-request.ts';
 import type { PushQueueMessage } from '../src/server/push/messages.ts';
 import { runPushQueue, runScheduledDispatch } from '../src/server/push/worker-handlers.ts';
 import { runScheduledWatch } from '../src/server/watch/cron.ts';
@@ -17,9 +18,12 @@ import { answerEdgeRoute } from './app.ts';
 export default {
   async fetch(request, env, context) {
     if (asksForBuiltFile(request)) return withCommonHeaders(await answerWithAstro(request, env, context));
-    return withCommonHeaders(
+    const response = withCommonHeaders(
       (await answerEdgeRoute(request, withBuiltFiles(env))) ?? (await answerWithAstro(request, env, context)),
     );
+    // Once the answer is made: a new build's events are pushed at once (docs/push.md, "A new build").
+    noticeBuildOnce(env, context);
+    return response;
   },
   // Web Push (docs/push.md): the cron finds new events and fans out through the queue; the consumer sends.
   async scheduled(controller, env) {
@@ -32,7 +36,7 @@ export default {
     if (batch.queue === WEBSUB_QUEUE_NAME) {
       const { runWebSubQueue } = await import('../src/server/websub/hub.ts');
       await runWebSubQueue(batch as MessageBatch<WebSubQueueMessage>, withBuiltFiles(env));
-    } else await runPushQueue(batch as MessageBatch<PushQueueMessage>, env);
+    } else await runPushQueue(batch as MessageBatch<PushQueueMessage>, withBuiltFiles(env));
   },
 } satisfies ExportedHandler<Env, PushQueueMessage | WebSubQueueMessage>;
 

@@ -126,14 +126,18 @@ export function stopServer(server: ChildProcess, signal: NodeJS.Signals = 'SIGTE
   }
 }
 
-/** Polls `url` until the server answers, or fails after `timeoutMs` or when the server exits. */
-export async function waitUntilServing(url: string, server: ChildProcess, timeoutMs = 60_000): Promise<void> {
+/**
+ * Polls `url` until the server answers, or fails after `timeoutMs` or when the server exits. Resolves with the
+ * moment (`performance.now()`) the answered request was sent: the worker's first request, for a path it runs on.
+ */
+export async function waitUntilServing(url: string, server: ChildProcess, timeoutMs = 60_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`the local server exited with code ${server.exitCode}`);
     try {
+      const sentAt = performance.now();
       await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      return;
+      return sentAt;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -179,6 +183,11 @@ export interface RunningServer {
   baseUrl: string;
   /** The state folder it serves (local D1, KV, limiter counters): `queryLocalD1` (local-d1.ts) reads its D1. */
   stateDir: string;
+  /**
+   * When (`performance.now()`) the readiness request that was answered was sent: the worker's first request (every
+   * path runs the worker first), which starts a new build's push dispatch (docs/push.md).
+   */
+  firstRequestAt: number;
   /** Resident memory of the server's processes (wrangler and workerd), in bytes, read from /proc. */
   residentBytes(): Promise<number>;
   stop(): Promise<void>;
@@ -227,11 +236,13 @@ export async function startServer(
     stopServer(server);
     if (ownState) await rm(state, { recursive: true, force: true });
   };
+  let firstRequestAt: number;
   try {
-    await waitUntilServing(`${baseUrl}${options.readyPath ?? '/favicon.svg'}`, server);
+    firstRequestAt = await waitUntilServing(`${baseUrl}${options.readyPath ?? '/favicon.svg'}`, server);
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n${log}`);
   }
-  return { baseUrl, stateDir: state, stop, residentBytes: () => residentBytesOfGroup(server.pid ?? -1) };
+  const residentBytes = () => residentBytesOfGroup(server.pid ?? -1);
+  return { baseUrl, stateDir: state, firstRequestAt, stop, residentBytes };
 }

@@ -6,6 +6,7 @@ import { FAILING_LIMIT_MS, MAX_DELIVERY_ATTEMPTS, retryDelaySeconds } from './de
 import {
   DELIVER_CHUNK_SIZE,
   type DeliverMessage,
+  type DispatchMessage,
   FANOUT_PAGE_SIZE,
   type FanoutMessage,
   type PushProducer,
@@ -29,6 +30,11 @@ export interface ConsumerSettings {
   vapid: VapidKeys;
   allowLoopbackReceiver: boolean;
   fetcher?: typeof fetch;
+  /**
+   * Runs what a `dispatch` message asks for: the dispatch the minute cron runs, at `now` (worker-handlers.ts hands
+   * `dispatchDue` over the worker's bindings). A consumer without it retries such a message.
+   */
+  dispatch?: (message: DispatchMessage, now: Date) => Promise<unknown>;
 }
 
 const json = (values: readonly number[]) => JSON.stringify(values);
@@ -202,9 +208,13 @@ export async function consumePushBatch(
   await Promise.all(
     batch.messages.map(async (message) => {
       try {
-        if (message.body.type === 'fanout') await fanOut(env, message.body);
-        else if (message.body.type === 'deliver') await deliver(env, message.body, settings, now());
-        else await consumeChatMessage(env, message.body, settings, now());
+        const { body } = message;
+        if (body.type === 'dispatch') {
+          if (settings.dispatch === undefined) throw new Error('this consumer cannot run a dispatch');
+          await settings.dispatch(body, now());
+        } else if (body.type === 'fanout') await fanOut(env, body);
+        else if (body.type === 'deliver') await deliver(env, body, settings, now());
+        else await consumeChatMessage(env, body, settings, now());
         message.ack();
       } catch (error) {
         console.error('push queue message failed', error);

@@ -3,12 +3,19 @@ import type { Event } from '../../core/schemas.ts';
 import type { ChatQueueMessage } from '../webhooks/messages.ts';
 
 /**
- * The push queue's messages (docs/push.md, "Dispatch and delivery"). The cron enqueues one `fanout` per new
+ * The push queue's messages (docs/push.md, "Dispatch and delivery"). A new build's first request enqueues one
+ * `dispatch`, whose consumer runs the dispatch the cron runs every minute. The dispatch enqueues one `fanout` per new
  * (event, transition); a `fanout` reads one page of the topic's subscriptions, enqueues `deliver` messages for
  * it and a `fanout` for the next page; a `deliver` sends to a handful of subscriptions. So no invocation does
- * more than one page of work, whatever the number of subscribers. The event travels in the message: the
- * consumer never reads the site's data.
+ * more than one page of work, whatever the number of subscribers. The event travels in the message: only a
+ * `dispatch` reads the site's data.
  */
+
+export interface DispatchMessage {
+  type: 'dispatch';
+  /** The build whose first request asked for it (build-dispatch.ts), for the log. */
+  buildId: string;
+}
 
 export interface FanoutMessage {
   type: 'fanout';
@@ -28,7 +35,7 @@ export interface DeliverMessage {
 }
 
 /** The queue also carries the chat webhooks' messages (src/server/webhooks/messages.ts): one delivery path. */
-export type PushQueueMessage = FanoutMessage | DeliverMessage | ChatQueueMessage;
+export type PushQueueMessage = DispatchMessage | FanoutMessage | DeliverMessage | ChatQueueMessage;
 
 /**
  * Subscriptions read per `fanout` message (one indexed range read), sent on as 500 `deliver` messages in

@@ -1,10 +1,11 @@
-import { buildPushPayload } from '@block65/webcrypto-web-push';
+import { encryptNotification } from '@block65/webcrypto-web-push';
 import { outboundAddress } from '../../core/outbound/address.ts';
 import type { VapidKeys } from './vapid.ts';
+import { vapidAuthorization } from './vapid-authorization.ts';
 
 /**
- * One Web Push request (RFC 8030) with an RFC 8291 `aes128gcm` body and an RFC 8292 `vapid` Authorization,
- * built by @block65/webcrypto-web-push, and what the push service's answer means for the subscription.
+ * One Web Push request (RFC 8030) with an RFC 8291 `aes128gcm` body and an RFC 8292 `vapid` Authorization, both
+ * made by @block65/webcrypto-web-push, and what the push service's answer means for the subscription.
  */
 
 export interface PushTarget {
@@ -65,6 +66,38 @@ function requestUrls(endpoint: string, allowLoopbackReceiver: boolean): { buildF
   return { buildFor: url.href, sendTo: endpoint };
 }
 
+// The library's `buildPushPayload` would sign a new VAPID token for every push: its two parts are used instead,
+// with the push service's token reused (vapid-authorization.ts), and the headers it would add are written here
+// (RFC 8030 `TTL` and `Urgency`, RFC 8188 `Content-Encoding: aes128gcm`).
+async function pushRequest(
+  payload: string,
+  target: PushTarget,
+  vapid: VapidKeys,
+  options: PushOptions,
+  now: Date,
+): Promise<{ headers: Record<string, string>; body: Uint8Array<ArrayBuffer> }> {
+  const subscription = {
+    endpoint: target.endpoint,
+    expirationTime: null,
+    keys: { p256dh: target.p256dh, auth: target.auth },
+  };
+  const [authorization, body] = await Promise.all([
+    vapidAuthorization(target.endpoint, vapid, now),
+    encryptNotification(subscription, new TextEncoder().encode(payload)),
+  ]);
+  return {
+    headers: {
+      authorization,
+      ttl: String(options.ttl),
+      urgency: options.urgency,
+      'content-encoding': 'aes128gcm',
+      'content-length': String(body.byteLength),
+      'content-type': 'application/octet-stream',
+    },
+    body,
+  };
+}
+
 /** Sends `payload` to one subscription; never throws: every failure is an outcome for that subscription alone. */
 export async function sendPush(
   target: PushTarget,
@@ -82,13 +115,9 @@ export async function sendPush(
   if (!outboundAddress(target.endpoint, { allowLoopbackReceiver: options.allowLoopbackReceiver }).ok)
     return { kind: 'gone', status: 0 };
   const { buildFor, sendTo } = requestUrls(target.endpoint, options.allowLoopbackReceiver);
-  let request: Awaited<ReturnType<typeof buildPushPayload>>;
+  let request: { headers: Record<string, string>; body: Uint8Array<ArrayBuffer> };
   try {
-    request = await buildPushPayload(
-      { data: payload, options: { ttl: options.ttl, urgency: options.urgency } },
-      { endpoint: buildFor, expirationTime: null, keys: { p256dh: target.p256dh, auth: target.auth } },
-      vapid,
-    );
+    request = await pushRequest(payload, { ...target, endpoint: buildFor }, vapid, options, now);
   } catch {
     // Keys that are not a P-256 point (refused at write time since; a row from before): no push could be decrypted.
     return { kind: 'failed', status: 0 };

@@ -8,7 +8,9 @@ export interface VapidKeys {
 }
 
 /** The three secrets, or `null` while any is missing (push is then unavailable, never half-working). */
-export function readVapidKeys(env: PushBindings): VapidKeys | null {
+export function readVapidKeys(
+  env: Pick<PushBindings, 'VAPID_PUBLIC_KEY' | 'VAPID_PRIVATE_KEY' | 'VAPID_SUBJECT'>,
+): VapidKeys | null {
   const { VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT } = env;
   if (!VAPID_PUBLIC_KEY || !VAPID_PRIVATE_KEY || !VAPID_SUBJECT) return null;
   return { subject: VAPID_SUBJECT, publicKey: VAPID_PUBLIC_KEY, privateKey: VAPID_PRIVATE_KEY };

@@ -1,7 +1,7 @@
 import type { PushBindings } from '../context.ts';
 import { consumePushBatch } from './consumer.ts';
 import { dispatchDue } from './dispatch.ts';
-import type { PushQueueMessage } from './messages.ts';
+import type { DispatchMessage, PushQueueMessage } from './messages.ts';
 import type { WebSubQueueMessage } from '../websub/messages.ts';
 import { allowsLoopbackReceiver, readVapidKeys } from './vapid.ts';
 
@@ -20,20 +20,19 @@ type WorkerPushBindings = PushBindings & { ASSETS: Pick<Fetcher, 'fetch'> };
  * claim is made in one D1 batch, and a fan-out the queue refused has its claims given back (dispatch.ts).
  */
 export async function runScheduledDispatch(env: WorkerPushBindings, now: Date): Promise<void> {
-  const { PUSH_DB, PUSH_QUEUE, ASSETS, WEBSUB_QUEUE } = env;
+  const { PUSH_DB, PUSH_QUEUE } = env;
   if (PUSH_DB === undefined || PUSH_QUEUE === undefined || readVapidKeys(env) === null) return;
   try {
-    const queues = {
-      PUSH_QUEUE: PUSH_QUEUE as Queue<PushQueueMessage>,
-      ...(WEBSUB_QUEUE === undefined ? {} : { WEBSUB_QUEUE: WEBSUB_QUEUE as Queue<WebSubQueueMessage> }),
-    };
-    const result = await dispatchDue({ ASSETS, PUSH_DB, ...queues }, now);
+    const result = await dispatchDue(dispatchBindings(env, PUSH_DB, PUSH_QUEUE), now);
     if (result.enqueued + result.suppressed > 0) console.log('push dispatch', JSON.stringify(result));
   } catch (error) {
     console.error(`push dispatch of ${now.toISOString()} failed; the next minute's run tries again:`, error);
   }
 }
 
+// A `dispatch` message (a new build's first request asked for it: build-dispatch.ts) runs the same `dispatchDue`
+// as the cron, at the consumer's clock; unlike the cron's run, a failed one is retried by the queue.
+/** The queue's batches. */
 export async function runPushQueue(batch: MessageBatch<PushQueueMessage>, env: WorkerPushBindings): Promise<void> {
   const { PUSH_DB, PUSH_QUEUE } = env;
   const vapid = readVapidKeys(env);
@@ -41,9 +40,24 @@ export async function runPushQueue(batch: MessageBatch<PushQueueMessage>, env: W
     batch.retryAll();
     return;
   }
+  const dispatch = async ({ buildId }: DispatchMessage, now: Date) => {
+    const result = await dispatchDue(dispatchBindings(env, PUSH_DB, PUSH_QUEUE), now);
+    console.log(`push dispatch of build ${buildId}`, JSON.stringify(result));
+  };
   await consumePushBatch(
     batch,
     { PUSH_DB, PUSH_QUEUE: PUSH_QUEUE as Queue<PushQueueMessage> },
-    { vapid, allowLoopbackReceiver: allowsLoopbackReceiver(env) },
+    { vapid, allowLoopbackReceiver: allowsLoopbackReceiver(env), dispatch },
   );
+}
+
+/** What `dispatchDue` gets, whether the cron or a new build's `dispatch` message runs it. */
+function dispatchBindings(env: WorkerPushBindings, db: D1Database, queue: Queue) {
+  const { ASSETS, WEBSUB_QUEUE } = env;
+  return {
+    ASSETS,
+    PUSH_DB: db,
+    PUSH_QUEUE: queue as Queue<PushQueueMessage>,
+    ...(WEBSUB_QUEUE === undefined ? {} : { WEBSUB_QUEUE: WEBSUB_QUEUE as Queue<WebSubQueueMessage> }),
+  };
 }

@@ -1,0 +1,164 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stamped } from '../../core/build-stamp.ts';
+import { buildEdgeDataset } from '../../core/dataset.ts';
+import type { Event } from '../../core/schemas.ts';
+import { makeEvent } from '../../core/test-events.ts';
+import { generateVapidSecrets } from '../../node/local-vapid.ts';
+import { type PushDatabase, recordingQueue, startPushDatabase } from '../../../tests/support/push-d1.ts';
+import {
+  createSubscriberKeys,
+  decryptPush,
+  startPushReceiver,
+  type PushReceiver,
+} from '../../../tests/support/push-receiver.ts';
+import { buildMark, startBuildDispatch } from './build-dispatch.ts';
+import type { PushQueueMessage } from './messages.ts';
+import { saveSubscription } from './subscriptions-store.ts';
+import { runPushQueue, runScheduledDispatch } from './worker-handlers.ts';
+
+/**
+ * A new build's first request starts its dispatch (decisions.md, "Push that leaves at once"), against a real local
+ * D1 (Miniflare's) and a push receiver on loopback. The worker's own queue handler (`runPushQueue`) is handed each
+ * message the recording queue kept, as the real queue would hand them; tests/push-first-request.test.ts runs the
+ * same in workerd from a served build's first request.
+ */
+
+const secrets = generateVapidSecrets('mailto:test@departures-board.invalid');
+const REAL_D1 = { timeout: 60_000 };
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+
+let database: PushDatabase;
+let db: D1Database;
+let receiver: PushReceiver;
+let queued: ReturnType<typeof recordingQueue>;
+let published: Event[];
+
+const assets = { fetch: async () => Response.json(stamped(buildEdgeDataset(published, new Date()), 'test-build')) };
+/** The worker's bindings as the worker gets them, with the loopback receiver allowed. */
+const workerEnv = () => ({
+  ...secrets,
+  PUSH_ALLOW_LOOPBACK_RECEIVER: 'true',
+  ASSETS: assets,
+  PUSH_DB: db,
+  PUSH_QUEUE: queued.queue as unknown as Queue,
+});
+
+beforeAll(async () => {
+  receiver = await startPushReceiver();
+  database = await startPushDatabase();
+  db = database.db;
+}, REAL_D1.timeout);
+afterAll(async () => {
+  await receiver.close();
+  await database.dispose();
+}, REAL_D1.timeout);
+beforeEach(async () => {
+  await database.empty();
+  queued = recordingQueue();
+  receiver.received.length = 0;
+  published = [makeEvent({ id: 'history-1', announcedAt: minutesAgo(3000) })];
+  vi.spyOn(console, 'log').mockImplementation(() => undefined);
+}, REAL_D1.timeout);
+afterEach(() => vi.restoreAllMocks());
+
+async function subscribe(path: string) {
+  const keys = createSubscriberKeys();
+  const subscription = { endpoint: `${receiver.origin}${path}`, expirationTime: null, keys };
+  await saveSubscription(db, { subscription, providers: ['provider_a'], kinds: ['reset'], locale: 'en' }, new Date());
+  return { path, keys };
+}
+
+/** Hands what the queue holds to the worker's queue handler until it is empty; the messages each one retried. */
+async function drainThroughWorker(): Promise<PushQueueMessage[]> {
+  const retried: PushQueueMessage[] = [];
+  for (let messages = queued.take(); messages.length > 0; messages = queued.take()) {
+    const batch = {
+      queue: 'departures-board-push',
+      messages: messages.map(({ body }, index) => ({
+        id: String(index),
+        timestamp: new Date(),
+        attempts: 1,
+        body,
+        ack() {},
+        retry() {
+          retried.push(body);
+        },
+      })),
+      ackAll() {},
+      retryAll() {},
+    } as unknown as MessageBatch<PushQueueMessage>;
+    await runPushQueue(batch, workerEnv());
+  }
+  return retried;
+}
+
+const buildRows = async () =>
+  (
+    await db.prepare("SELECT name FROM dispatch_state WHERE name LIKE 'build:%' ORDER BY name").all<{ name: string }>()
+  ).results.map(({ name }) => name);
+
+describe("a new build's first request", REAL_D1, () => {
+  it('starts one dispatch however many isolates race; the new event is pushed once, and the cron sends it no more', async () => {
+    const subscriber = await subscribe('/one');
+    // The first build ever meets the history: marked as sent, nothing pushed.
+    const first = await Promise.all([1, 2, 3].map(() => startBuildDispatch(workerEnv(), 'build-1', new Date())));
+    expect(first.sort()).toEqual(['claimed-before', 'claimed-before', 'enqueued']);
+    expect(queued.sent.map(({ body }) => body)).toEqual([{ type: 'dispatch', buildId: 'build-1' }]);
+    expect(await drainThroughWorker()).toEqual([]);
+    expect(receiver.received).toHaveLength(0);
+
+    // The next build carries a new event: four isolates start at once.
+    published.push(makeEvent({ id: 'new-1', announcedAt: minutesAgo(1) }));
+    const second = await Promise.all([1, 2, 3, 4].map(() => startBuildDispatch(workerEnv(), 'build-2', new Date())));
+    expect(second.filter((outcome) => outcome === 'enqueued')).toHaveLength(1);
+    expect(queued.sent.map(({ body }) => body)).toEqual([{ type: 'dispatch', buildId: 'build-2' }]);
+    expect(await drainThroughWorker()).toEqual([]);
+    const [push] = await receiver.waitFor(1, subscriber.path);
+    expect(JSON.parse(decryptPush(push!, subscriber.keys))).toMatchObject({
+      eventId: 'new-1',
+      transition: 'announced',
+    });
+
+    // The minute cron afterwards finds the pair claimed: it enqueues nothing.
+    await runScheduledDispatch(workerEnv(), new Date());
+    expect(queued.sent).toHaveLength(0);
+    // A later isolate of either build (or a rollback to the first) starts nothing.
+    expect(await startBuildDispatch(workerEnv(), 'build-2', new Date())).toBe('claimed-before');
+    expect(await startBuildDispatch(workerEnv(), 'build-1', new Date())).toBe('claimed-before');
+    expect(queued.sent).toHaveLength(0);
+    expect(await buildRows()).toEqual([buildMark('build-1'), buildMark('build-2')]);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('gives the claim back when the queue refuses, so that the build’s next isolate starts it', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const refusing = { ...workerEnv(), PUSH_QUEUE: { send: () => Promise.reject(new Error('queue overloaded')) } };
+    expect(await startBuildDispatch(refusing, 'build-3', new Date())).toBe('failed');
+    expect(logged).toHaveBeenCalledTimes(1);
+    expect(String(logged.mock.calls[0]![1])).toMatch(/queue overloaded/);
+    expect(await buildRows()).toEqual([]);
+    expect(await startBuildDispatch(workerEnv(), 'build-3', new Date())).toBe('enqueued');
+    expect(await buildRows()).toEqual([buildMark('build-3')]);
+  });
+
+  it('claims nothing while push is off (no VAPID secrets), as the cron claims nothing then', async () => {
+    const off = { PUSH_DB: db, PUSH_QUEUE: queued.queue };
+    expect(await startBuildDispatch(off, 'build-4', new Date())).toBe('off');
+    expect(await buildRows()).toEqual([]);
+    expect(queued.sent).toHaveLength(0);
+  });
+
+  it('leaves a dispatch whose data set cannot be read to the queue’s retries', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(await startBuildDispatch(workerEnv(), 'build-5', new Date())).toBe('enqueued');
+    const readable = assets.fetch;
+    assets.fetch = async () => new Response('Not Found', { status: 404 });
+    try {
+      expect(await drainThroughWorker()).toEqual([{ type: 'dispatch', buildId: 'build-5' }]);
+    } finally {
+      assets.fetch = readable;
+    }
+    const claims = await db.prepare('SELECT count(*) AS n FROM notifications').first<{ n: number }>();
+    expect(claims!.n).toBe(0);
+  });
+});
