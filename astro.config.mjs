@@ -35,7 +35,7 @@ export default defineConfig({
     // first request, and a third less of the 350 KiB gzip budget. Function and class names are kept, for the
     // logs' stack traces and the libraries that read them (docs/performance.md, "The cold start").
     environments: { ssr: { build: { rolldownOptions: { output: { minify: true, keepNames: true } } } } },
-    // The MCP SDK's default validator in the worker: its Workers-safe one, not Ajv (functions/mcp/sdk-adapter.ts, 9).
+    // The MCP SDK's default validator in the worker: its Workers-safe one, not Ajv (functions/mcp/sdk-adapter.ts, 4).
     plugins: [sdkValidatorForWorkers()],
   },
   integrations: [requireSiteUrl(), buildId(), events, staticHeaders({ servesSampleData: events.servesSampleData })],
