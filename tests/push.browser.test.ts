@@ -435,13 +435,14 @@ describe('a push and its notification', () => {
 });
 
 describe('without JavaScript or without push', () => {
-  it('explains, and links the feeds and calendar of the page’s provider', async () => {
+  it('explains, and points to the other channels, whose feeds and calendar are the page’s provider’s', async () => {
     browser = await launchChromium({ javaScriptEnabled: false });
     const page = await browser.newPage();
     await page.goto(`${baseUrl}/zh/provider_a`);
     expect(await page.isHidden('#notify-form')).toBe(true);
-    expect(await page.textContent('[data-notify-fallback]')).toContain(TRANSLATIONS.zh.notify.fallback);
-    const links = await page.$$eval('[data-notify-fallback] a', (anchors) =>
+    expect(await page.textContent('[data-notify-fallback]')).toBe(TRANSLATIONS.zh.notify.fallback);
+    // The channels below it (tests/notify-channels.browser.test.ts checks each): the feeds and the calendar here.
+    const links = await page.$$eval('#notify-feeds li a, #notify-calendars li a', (anchors) =>
       anchors.map((a) => a.getAttribute('href')),
     );
     expect(links).toEqual([

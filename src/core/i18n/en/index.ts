@@ -10,6 +10,7 @@ import { REMINDER_MINUTES_BEFORE } from '../../tracker/window-link.ts';
 import { wholeDuration } from '../../time-format.ts';
 import { percent, utcMinute } from '../format.ts';
 import { forecastPage } from './forecast-page.ts';
+import { notifyChannels } from './notify-channels.ts';
 import { andList, days, weekdayMinute } from './format.ts';
 
 const HORIZON_DAYS = andList(Object.values(FORECAST_HORIZONS));
@@ -167,7 +168,7 @@ export const en = {
     intro:
       'Get a browser notification the moment an announcement is published, for the providers and kinds you choose.',
     fallback:
-      'Notifications need JavaScript and a browser with web push. Without them, follow a feed or subscribe to the calendar:',
+      'Browser notifications need JavaScript and a browser with web push. Without them, the other ways below still reach you.',
     providers: 'Providers',
     kinds: 'Announcements',
     language: 'Language',
@@ -376,6 +377,8 @@ export const en = {
   },
   /** The provider page's forecast section (src/components/ForecastSection.astro and its charts). */
   forecastPage,
+  /** "Notify me"'s channels beside browser push: Discord and Slack, feeds and WebSub, calendars, the terminal. */
+  notifyChannels,
   /** This locale's forms of numbers and dates. */
   formats: { days, weekdayMinute },
 };

@@ -11,6 +11,7 @@ import { REMINDER_MINUTES_BEFORE } from '../../tracker/window-link.ts';
 import { wholeDuration } from '../../time-format.ts';
 import { percent, utcMinute } from '../format.ts';
 import { forecastPage } from './forecast-page.ts';
+import { notifyChannels } from './notify-channels.ts';
 import { days, enumeration, weekdayMinute } from './format.ts';
 
 const HORIZON_DAYS = enumeration(Object.values(FORECAST_HORIZONS));
@@ -161,7 +162,7 @@ export const zh: Translations = {
   notify: {
     heading: '通知我',
     intro: '你选择的供应商和类型一有新公告发布，浏览器就会通知你。',
-    fallback: '通知需要 JavaScript 和支持网页推送的浏览器。没有的话，可以订阅信息源或日历：',
+    fallback: '浏览器通知需要 JavaScript 和支持网页推送的浏览器。没有的话，下面的其他方式照样可以通知你。',
     providers: '供应商',
     kinds: '公告类型',
     language: '语言',
@@ -353,6 +354,7 @@ export const zh: Translations = {
   },
   /** The provider page's forecast section (src/components/ForecastSection.astro and its charts). */
   forecastPage,
+  notifyChannels,
   /** This locale's forms of numbers and dates. */
   formats: { days, weekdayMinute },
 };

@@ -1,0 +1,53 @@
+import type { Translations } from '../en/index.ts';
+
+/** The "Notify me" section's other channels in Chinese, in the shape of the English. */
+export const notifyChannels: Translations['notifyChannels'] = {
+  summaries: {
+    browser: '在此浏览器中',
+    chat: '在 Discord 或 Slack 频道中',
+    feeds: '在信息源阅读器中',
+    calendars: '在日历中',
+    terminal: '在终端或状态栏中',
+  },
+  chat: {
+    intro:
+      '你选择的每条新公告都会用中文发到该频道，并附上本站的链接。请粘贴频道的 Webhook 地址：Discord 在频道设置 → 整合 → Webhook → 复制 Webhook URL；Slack 用某个应用的 Incoming Webhook。',
+    url: 'Webhook 地址',
+    connect: '连接',
+    stop: '停止发送',
+    privacy: '只保存 Webhook 地址、你的选择和语言，地址从不回显。用同一地址按“停止发送”，或删除该 Webhook，即可停止。',
+    noScript: '没有 JavaScript，本页无法发送服务所需的 JSON。请改用 curl 发送，把示例地址换成你的 Webhook 地址：',
+    noScriptStop: '停止：',
+    status: {
+      chooseProvider: '请至少选择一个供应商。',
+      chooseKind: '请至少选择一种公告类型。',
+      connecting: '正在连接……',
+      created: '已连接：你选择的公告将发到这个 {platform} 频道。',
+      replaced: '这个 {platform} Webhook 之前已连接：现已改为这些选择。',
+      stopping: '正在停止……',
+      stopped: '已停止：不会再向该 Webhook 发送任何内容。',
+      badUrl: '本服务不会向该地址发送：{detail}',
+      refused: '服务器没有接受（HTTP {status}）：{detail}',
+      busy: '更改太频繁：请一分钟后再试。',
+      unavailable: '此服务器现在无法向 Discord 和 Slack 发送，请稍后再试。',
+      offline: '无法连接本站：请检查网络连接后再试。',
+      failed: '操作失败（{detail}），请稍后再试。',
+    },
+  },
+  feeds: {
+    intro: '最新公告的 RSS、Atom 或 JSON Feed：',
+    everyProvider: '所有供应商',
+    websub: '支持 WebSub 的阅读器无需轮询，每有变化，中心就会立即推送：',
+    developers: '开发者可以向该中心发送表单 POST（WebSub 第 5.1 节），为自己的服务器订阅任一信息源；接口说明见',
+    apiPage: '接口页面',
+  },
+  calendars: {
+    intro: '每条公告和各供应商的估计，可供订阅：把链接地址复制到日历应用中（“订阅”“从 URL 添加”）。',
+    everyProvider: '所有供应商',
+    tracker: '在你自己的用量窗口重置之前提醒你：',
+  },
+  terminal: {
+    intro: '每个供应商一行，字段以制表符分隔：供应商、状态词、距上次重置的天数、下次估计。',
+    tmux: '在 tmux 状态栏中显示状态词：',
+  },
+};
