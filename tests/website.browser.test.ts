@@ -96,11 +96,16 @@ describe('every page, in both languages', () => {
     },
   );
 
-  it.each(BOTH_LANGUAGES)('%s fits a 320 px phone without sideways scrolling of the page', async (path) => {
-    const { page } = await open(path, { width: 320 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
-    await page.close();
-  });
+  it.each(BOTH_LANGUAGES)(
+    '%s fits a 320 px phone without sideways scrolling of the page, and without axe violations there',
+    async (path) => {
+      const { page } = await open(path, { width: 320 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      // A phone's layout has its own regions (a chart that scrolls inside its frame must be reachable by keyboard).
+      expect(await axeViolations(page, 'light')).toEqual([]);
+      await page.close();
+    },
+  );
 
   it.each(BOTH_LANGUAGES)('%s ships under 10 KB of compressed JavaScript', async (path) => {
     const { page } = await open(path);
