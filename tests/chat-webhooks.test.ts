@@ -1,10 +1,6 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
-import { type RunningServer, startServer } from '../scripts/lib/local-server.ts';
-import type { EdgeDataset } from '../src/core/dataset.ts';
+import type { RunningServer } from '../scripts/lib/local-server.ts';
 import type { Event } from '../src/core/schemas.ts';
 import {
   type ChatReceiver,
@@ -15,6 +11,15 @@ import {
 } from './support/chat-receiver.ts';
 import { DiscordExecuteWebhookSchema, SlackIncomingWebhookSchema } from './support/chat-shapes.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
+import {
+  copyServedBuild,
+  eventually,
+  MINUTE_MS,
+  minuteOf,
+  publishInCopy,
+  runCron as runCronAt,
+  type ServedCopy,
+} from './support/served-delivery.ts';
 
 /**
  * Discord and Slack end to end in workerd, as tests/push-dispatch.test.ts does push: a copy of the build served
@@ -26,15 +31,9 @@ import { uniqueClientIp } from './support/client-ip.ts';
  */
 
 const builtBaseUrl = inject('baseUrl');
-let copy: string;
-let state: string;
-let configFile: string;
+let copy: ServedCopy;
 let server: RunningServer;
 let receiver: ChatReceiver;
-const dataFile = () => path.join(copy, 'client/data/board.json');
-
-const serve = () =>
-  startServer({ workerConfig: configFile, persistTo: state, vars: { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' } });
 
 const write = (method: 'POST' | 'DELETE', body: unknown) =>
   fetch(`${server.baseUrl}/api/webhooks`, {
@@ -59,15 +58,10 @@ async function connect(platform: 'discord' | 'slack', locale: 'en' | 'zh'): Prom
   return { path, url };
 }
 
-const MINUTE_MS = 60_000;
 let startMinute: Date;
 const minutesAfterStart = (minutes: number) => new Date(startMinute.getTime() + minutes * MINUTE_MS);
 
-/** The cron's handler at the cron minute `at` (workerd's scheduled route; `time` is `controller.scheduledTime`). */
-async function runCron(at: Date): Promise<void> {
-  const response = await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
-  expect(response.status).toBe(200);
-}
+const runCron = (at: Date) => runCronAt(server, at);
 
 const SUMMARY = (id: string) => `Limits reset for everyone (${id}).`;
 const reset = (id: string, effectiveAt: Date | null): Event => ({
@@ -100,12 +94,8 @@ const accepted = (webhook: Webhook) =>
     .map((message) => `${eventOf(message)}: ${titleOf(message)}`)
     .sort();
 
-async function acceptedEventually(webhook: Webhook, count: number, timeoutMs = 30_000): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  while (accepted(webhook).length < count) {
-    if (Date.now() > deadline) throw new Error(`${webhook.path} took ${accepted(webhook).length} of ${count}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+async function acceptedEventually(webhook: Webhook, count: number): Promise<string[]> {
+  await eventually(() => accepted(webhook).length >= count, `${webhook.path} took ${count}`);
   return accepted(webhook);
 }
 
@@ -119,15 +109,12 @@ let slackLimited: Webhook;
 let effectiveAt: Date;
 
 beforeAll(async () => {
-  startMinute = new Date(Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS);
+  startMinute = minuteOf(new Date());
   effectiveAt = minutesAfterStart(60);
   receiver = await startChatReceiver();
-  copy = await mkdtemp(path.join(tmpdir(), 'departures-board-chat-dist-'));
-  state = await mkdtemp(path.join(tmpdir(), 'departures-board-chat-state-'));
-  await cp(inject('builtDir'), copy, { recursive: true });
-  configFile = path.join(copy, 'server/wrangler.json');
+  copy = await copyServedBuild('chat');
 
-  server = await serve();
+  server = await copy.serve();
   discordEnglish = await connect('discord', 'en');
   discordChinese = await connect('discord', 'zh');
   slackEnglish = await connect('slack', 'en');
@@ -139,21 +126,18 @@ beforeAll(async () => {
   await runCron(startMinute);
   await server.stop();
 
-  const data = JSON.parse(await readFile(dataFile(), 'utf8')) as EdgeDataset;
-  data.providers.provider_a.recent.unshift(reset('e2e-now', null), reset('e2e-later', effectiveAt));
-  await writeFile(dataFile(), JSON.stringify(data));
+  await publishInCopy(copy, reset('e2e-now', null), reset('e2e-later', effectiveAt));
   receiver.answerNext(deleted.path, { status: 404, body: '{"message": "Unknown Webhook", "code": 10015}' });
   receiver.answerNext(deleted.path, { status: 404 }, { status: 404 });
   receiver.answerNext(discordLimited.path, discordRateLimit(1.5));
   receiver.answerNext(slackLimited.path, slackRateLimit(1));
-  server = await serve();
+  server = await copy.serve();
 }, 240_000);
 
 afterAll(async () => {
   await server?.stop();
   await receiver?.close();
-  await rm(copy, { recursive: true, force: true });
-  await rm(state, { recursive: true, force: true });
+  await copy?.remove();
 });
 
 describe('chat webhooks, from a published event to a channel', () => {
@@ -264,7 +248,7 @@ describe('chat webhooks, from a published event to a channel', () => {
       receiver.received.filter((received) => received.path === deleted.path).every(({ status }) => status === 404),
     ).toBe(true);
     const stored = async () =>
-      (await queryLocalD1(state, 'SELECT url FROM chat_webhooks ORDER BY id')).map((row) => String(row['url']));
+      (await queryLocalD1(copy.state, 'SELECT url FROM chat_webhooks ORDER BY id')).map((row) => String(row['url']));
     expect(await stored()).not.toContain(deleted.url);
     expect(await stored()).toHaveLength(6);
 
@@ -302,7 +286,7 @@ describe('chat webhooks, from a published event to a channel', () => {
     expect(await refused.json()).toMatchObject({ error: 'invalid_request', issues: [{ path: ['url'] }] });
     expect((await write('DELETE', { url: slackEnglish.url })).status).toBe(204);
     expect((await write('DELETE', { url: slackEnglish.url })).status).toBe(204);
-    const rows = await queryLocalD1(state, 'SELECT url, locale FROM chat_webhooks ORDER BY id');
+    const rows = await queryLocalD1(copy.state, 'SELECT url, locale FROM chat_webhooks ORDER BY id');
     expect(rows.map((row) => String(row['url']))).not.toContain(slackEnglish.url);
     expect(rows.find((row) => row['url'] === discordEnglish.url)).toEqual({ url: discordEnglish.url, locale: 'zh' });
     const get = await fetch(`${server.baseUrl}/api/webhooks`);

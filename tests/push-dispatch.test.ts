@@ -1,10 +1,6 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
-import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
-import type { EdgeDataset } from '../src/core/dataset.ts';
+import type { RunningServer } from '../scripts/lib/local-server.ts';
 import type { Event } from '../src/core/schemas.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
 import {
@@ -16,6 +12,15 @@ import {
   type ReceivedPush,
   type SubscriberKeys,
 } from './support/push-receiver.ts';
+import {
+  copyServedBuild,
+  eventually,
+  MINUTE_MS,
+  minuteOf,
+  publishInCopy,
+  runCron as runCronAt,
+  type ServedCopy,
+} from './support/served-delivery.ts';
 
 /**
  * Push end to end in workerd: a copy of the build is served with the loopback receiver allowed; subscribers
@@ -32,21 +37,15 @@ import {
  */
 
 const builtBaseUrl = inject('baseUrl');
-let copy: string;
-let state: string;
-let configFile: string;
+let copy: ServedCopy;
 let server: RunningServer;
 let receiver: PushReceiver;
 let publicKey: string;
-const dataFile = () => path.join(copy, 'client/data/board.json');
 
 interface Subscriber {
   path: string;
   keys: SubscriberKeys;
 }
-
-const serve = () =>
-  startServer({ workerConfig: configFile, persistTo: state, vars: { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' } });
 
 async function subscribe(name: string, locale: 'en' | 'zh'): Promise<Subscriber> {
   const keys = createSubscriberKeys();
@@ -64,25 +63,18 @@ async function subscribe(name: string, locale: 'en' | 'zh'): Promise<Subscriber>
   return { path: `/${name}`, keys };
 }
 
-const MINUTE_MS = 60_000;
 /** The minute this file started in: the cron's first run, and what every time below is counted from. */
 let startMinute: Date;
 const minutesAfterStart = (minutes: number) => new Date(startMinute.getTime() + minutes * MINUTE_MS);
 
-/**
- * The cron's handler at the cron minute `at`, as wrangler dev runs it (`/__scheduled` reaches the worker's
- * assets; this route is workerd's own, and its `time` is the handler's `controller.scheduledTime`).
- */
-async function runCron(at: Date): Promise<void> {
-  const response = await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
-  expect(response.status).toBe(200);
-}
+/** The cron at the minute `at` (`/__scheduled` reaches the worker's assets; served-delivery.ts uses workerd's route). */
+const runCron = (at: Date) => runCronAt(server, at);
 
 /** The dispatcher's claims of the published resets in the server's D1: "event/transition" and the minute found. */
 const claims = async () =>
   (
     await queryLocalD1(
-      state,
+      copy.state,
       `SELECT event_id, transition, found_at FROM notifications WHERE event_id LIKE 'e2e-%' ORDER BY 1, 2`,
     )
   ).map((row) => `${String(row['event_id'])}/${String(row['transition'])} at ${String(row['found_at'])}`);
@@ -119,13 +111,8 @@ const accepted = (subscriber: Subscriber) =>
     .sort();
 
 /** Resolves once the receiver has accepted `item` ("event/transition") for `subscriber`. */
-async function acceptedEventually(subscriber: Subscriber, item: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!accepted(subscriber).includes(item)) {
-    if (Date.now() > deadline) throw new Error(`${subscriber.path} never accepted ${item}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const acceptedEventually = (subscriber: Subscriber, item: string) =>
+  eventually(() => accepted(subscriber).includes(item), `${subscriber.path} accepted ${item}`);
 
 let english: Subscriber;
 let chinese: Subscriber;
@@ -136,15 +123,12 @@ let failing: Subscriber;
 let effectiveAt: Date;
 
 beforeAll(async () => {
-  startMinute = new Date(Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS);
+  startMinute = minuteOf(new Date());
   effectiveAt = minutesAfterStart(60);
   receiver = await startPushReceiver();
-  copy = await mkdtemp(path.join(tmpdir(), 'departures-board-push-dist-'));
-  state = await mkdtemp(path.join(tmpdir(), 'departures-board-push-state-'));
-  await cp(inject('builtDir'), copy, { recursive: true });
-  configFile = path.join(copy, 'server/wrangler.json');
+  copy = await copyServedBuild('push');
 
-  server = await serve();
+  server = await copy.serve();
   publicKey = ((await (await fetch(`${server.baseUrl}/api/push/key`)).json()) as { publicKey: string }).publicKey;
   english = await subscribe('english', 'en');
   chinese = await subscribe('chinese', 'zh');
@@ -156,20 +140,17 @@ beforeAll(async () => {
   await server.stop();
 
   // Published: a reset in effect when announced, and one announced with it that takes effect an hour later.
-  const data = JSON.parse(await readFile(dataFile(), 'utf8')) as EdgeDataset;
-  data.providers.provider_a.recent.unshift(reset('e2e-now', null), reset('e2e-later', effectiveAt));
-  await writeFile(dataFile(), JSON.stringify(data));
+  await publishInCopy(copy, reset('e2e-now', null), reset('e2e-later', effectiveAt));
   receiver.answerNext(gone.path, { status: 410 }, { status: 410 }, { status: 410 });
   receiver.answerNext(limited.path, { status: 429, headers: { 'retry-after': '1' } });
   receiver.answerNext(failing.path, { status: 503, headers: { 'retry-after': '1' } });
-  server = await serve();
+  server = await copy.serve();
 }, 240_000);
 
 afterAll(async () => {
   await server?.stop();
   await receiver?.close();
-  await rm(copy, { recursive: true, force: true });
-  await rm(state, { recursive: true, force: true });
+  await copy?.remove();
 });
 
 describe('push, from a published event to a push received', () => {

@@ -1,9 +1,7 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
-import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
+import type { RunningServer } from '../scripts/lib/local-server.ts';
 import { giveNewBuildId } from '../scripts/lib/new-build-id.ts';
 import type { EdgeDataset } from '../src/core/dataset.ts';
 import type { Event } from '../src/core/schemas.ts';
@@ -16,6 +14,7 @@ import {
   type PushReceiver,
   type SubscriberKeys,
 } from './support/push-receiver.ts';
+import { copyServedBuild, eventually, publishInCopy, type ServedCopy } from './support/served-delivery.ts';
 
 /**
  * A push that leaves at once (decisions.md, "Push that leaves at once"), in workerd as `npm start` serves a build,
@@ -26,38 +25,22 @@ import {
  * and the push reaches the receiver. The cron run afterwards finds the reset claimed and sends nothing again.
  */
 
-let copy: string;
-let state: string;
+let copy: ServedCopy;
 let server: RunningServer;
 let receiver: PushReceiver;
 let publicKey: string;
 let subscriber: { path: string; keys: SubscriberKeys };
 let firstBuildId: string;
 
-const serve = () =>
-  startServer({
-    workerConfig: path.join(copy, 'server/wrangler.json'),
-    persistTo: state,
-    vars: { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' },
-  });
 const buildIdOf = async () =>
   (
-    JSON.parse(await readFile(path.join(copy, 'client/data/board.json'), 'utf8')) as EdgeDataset & {
+    JSON.parse(await readFile(copy.dataFile, 'utf8')) as EdgeDataset & {
       stamp: { buildId: string };
     }
   ).stamp.buildId;
-const rows = (sql: string) => queryLocalD1(state, sql);
+const rows = (sql: string) => queryLocalD1(copy.state, sql);
 const stateNames = async () =>
   (await rows('SELECT name FROM dispatch_state ORDER BY name')).map((row) => String(row['name']));
-
-/** Waits (it asserts no time) until `check` holds, polling the server's D1. */
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`never: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const newReset = (): Event => ({
   id: 'first-request-reset',
@@ -75,12 +58,10 @@ const newReset = (): Event => ({
 
 beforeAll(async () => {
   receiver = await startPushReceiver();
-  copy = await mkdtemp(path.join(tmpdir(), 'departures-board-first-request-dist-'));
-  state = await mkdtemp(path.join(tmpdir(), 'departures-board-first-request-state-'));
-  await cp(inject('builtDir'), copy, { recursive: true });
+  copy = await copyServedBuild('first-request');
   firstBuildId = await buildIdOf();
 
-  server = await serve();
+  server = await copy.serve();
   publicKey = ((await (await fetch(`${server.baseUrl}/api/push/key`)).json()) as { publicKey: string }).publicKey;
   const keys = createSubscriberKeys();
   const response = await fetch(`${server.baseUrl}/api/push/subscriptions`, {
@@ -99,24 +80,20 @@ beforeAll(async () => {
   await eventually(async () => (await stateNames()).includes('first_dispatch'), 'the first build dispatched');
   await server.stop();
 
-  const dataFile = path.join(copy, 'client/data/board.json');
-  const data = JSON.parse(await readFile(dataFile, 'utf8')) as EdgeDataset;
-  data.providers.provider_a.recent.unshift(newReset());
-  await writeFile(dataFile, JSON.stringify(data));
-  await giveNewBuildId(copy);
+  await publishInCopy(copy, newReset());
+  await giveNewBuildId(copy.dir);
 }, 240_000);
 
 afterAll(async () => {
   await server?.stop();
   await receiver?.close();
-  await rm(copy, { recursive: true, force: true });
-  await rm(state, { recursive: true, force: true });
+  await copy?.remove();
 });
 
 describe('a new build’s first request', () => {
   it('pushes the new build’s event at once, without a cron run, and the cron afterwards sends it no more', async () => {
     expect(receiver.received).toHaveLength(0);
-    server = await serve(); // its readiness request is the new build's first request
+    server = await copy.serve(); // its readiness request is the new build's first request
     const [push] = await receiver.waitFor(1, subscriber.path);
     expect(JSON.parse(decryptPush(push!, subscriber.keys))).toMatchObject({
       eventId: 'first-request-reset',

@@ -1,11 +1,9 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
-import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
+import type { RunningServer } from '../scripts/lib/local-server.ts';
 import { providerFeedPath } from '../src/core/built-paths.ts';
-import type { EdgeDataset } from '../src/core/dataset.ts';
 import { compareNewestFirst } from '../src/core/ordering.ts';
 import { FEED_FORMATS, type FeedFormat } from '../src/core/render/feed-formats.ts';
 import { FEED_RENDERERS } from '../src/core/render/feeds.ts';
@@ -14,6 +12,14 @@ import { PROVIDERS } from '../src/core/vocabulary.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
 import { burstInOneWindow } from './support/rate-window.ts';
 import { loadContract } from './support/openapi-contract.ts';
+import {
+  copyServedBuild,
+  MINUTE_MS,
+  minuteOf,
+  publishInCopy,
+  runCron as runCronAt,
+  type ServedCopy,
+} from './support/served-delivery.ts';
 import {
   discover,
   parseLinkHeader,
@@ -36,30 +42,25 @@ import {
  */
 
 const builtBaseUrl = inject('baseUrl');
-const MINUTE_MS = 60_000;
-let copy: string;
-let state: string;
-let configFile: string;
+let copy: ServedCopy;
 let server: RunningServer;
 let subscriber: WebSubSubscriber;
 let contract: Awaited<ReturnType<typeof loadContract>>;
 let startMinute: Date;
 const minutesAfterStart = (minutes: number) => new Date(startMinute.getTime() + minutes * MINUTE_MS);
 
-const serve = () =>
-  startServer({ workerConfig: configFile, persistTo: state, vars: { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' } });
 /** The hub as the copy serves it: the advertised hub's path at the copy's address. */
 const hubOf = (advertised: string) => `${server.baseUrl}${new URL(advertised).pathname}`;
 const topic = (pathAndQuery: string) => `${builtBaseUrl}${pathAndQuery}`;
 
-async function runCron(at: Date): Promise<void> {
-  const response = await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
-  expect(response.status).toBe(200);
-}
+const runCron = (at: Date) => runCronAt(server, at);
 
 const storedSubscriptions = async () =>
   (
-    await queryLocalD1(state, 'SELECT topic, callback, secret, expires_at, failing_since FROM websub_subscriptions')
+    await queryLocalD1(
+      copy.state,
+      'SELECT topic, callback, secret, expires_at, failing_since FROM websub_subscriptions',
+    )
   ).sort((a, b) => String(a['callback']).localeCompare(String(b['callback'])));
 const rowOf = async (callbackPath: string) =>
   (await storedSubscriptions()).find((row) => row['callback'] === `${subscriber.origin}${callbackPath}`);
@@ -107,35 +108,28 @@ const published = (): Event => ({
  * it is listed in (rendered by the build's own renderers: the input of the test, not its expectation).
  */
 async function publish(event: Event): Promise<void> {
-  const dataFile = path.join(copy, 'client/data/board.json');
-  const data = JSON.parse(await readFile(dataFile, 'utf8')) as EdgeDataset;
-  data.providers[event.provider].recent.unshift(event);
-  await writeFile(dataFile, JSON.stringify(data));
+  const data = await publishInCopy(copy, event);
   const events = PROVIDERS.flatMap((provider) => data.providers[provider].recent).sort(compareNewestFirst);
   for (const format of Object.keys(FEED_FORMATS) as FeedFormat[])
     for (const provider of [undefined, event.provider]) {
       const file = provider === undefined ? FEED_FORMATS[format].path : providerFeedPath(format, provider);
       const body = FEED_RENDERERS[format]({ events, provider, baseUrl: builtBaseUrl, builtAt: data.builtAt });
-      await writeFile(path.join(copy, 'client', file), body);
+      await writeFile(path.join(copy.dir, 'client', file), body);
     }
 }
 
 beforeAll(async () => {
-  startMinute = new Date(Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS);
+  startMinute = minuteOf(new Date());
   subscriber = await startWebSubSubscriber();
-  copy = await mkdtemp(path.join(tmpdir(), 'departures-board-websub-dist-'));
-  state = await mkdtemp(path.join(tmpdir(), 'departures-board-websub-state-'));
-  await cp(inject('builtDir'), copy, { recursive: true });
-  configFile = path.join(copy, 'server/wrangler.json');
-  server = await serve();
+  copy = await copyServedBuild('websub');
+  server = await copy.serve();
   contract = await loadContract(server.baseUrl);
 }, 240_000);
 
 afterAll(async () => {
   await server?.stop();
   await subscriber?.close();
-  await rm(copy, { recursive: true, force: true });
-  await rm(state, { recursive: true, force: true });
+  await copy?.remove();
 });
 
 describe('discovery (WebSub §4)', () => {
@@ -240,7 +234,7 @@ describe('subscribing, delivering and unsubscribing, end to end', () => {
     await server.stop();
     await publish(published());
     subscriber.answerNext(retried, { status: 503, headers: { 'Retry-After': '1' } });
-    server = await serve();
+    server = await copy.serve();
     await runCron(minutesAfterStart(1));
 
     const [toSigned] = await waitForDeliveries(signed, 1);

@@ -1,5 +1,4 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type Answer, type Received, type RecordingReceiver, startRecordingReceiver } from './recording-receiver.ts';
 
 /**
  * Discord and Slack on loopback, for the tests: a Node HTTP server that records each message posted to a webhook
@@ -8,32 +7,9 @@ import type { AddressInfo } from 'node:net';
  * with `{"message","retry_after","global"}` (seconds, a float) or Slack's `429` with `Retry-After`.
  */
 
-export interface ReceivedMessage {
-  path: string;
-  headers: IncomingHttpHeaders;
-  /** The body as JSON (`undefined` when it was not). */
-  body: unknown;
-  /** What the receiver answered it. */
-  status: number;
-  /** When it arrived (ms since the epoch, the receiver's clock). */
-  at: number;
-}
-
-export interface ChatAnswer {
-  status: number;
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-export interface ChatReceiver {
-  origin: string;
-  received: ReceivedMessage[];
-  /** What the next messages to `path` are answered, in order (else the platform's success); each used once. */
-  answerNext(path: string, ...answers: ChatAnswer[]): void;
-  /** Resolves once `count` messages reached `path`, rejects after `timeoutMs`. */
-  waitFor(count: number, path: string, timeoutMs?: number): Promise<ReceivedMessage[]>;
-  close(): Promise<void>;
-}
+export type ReceivedMessage = Received<unknown>;
+export type ChatAnswer = Answer;
+export type ChatReceiver = RecordingReceiver<unknown>;
 
 /** The platform's answer to a message it took, by the webhook path's form. */
 const success = (path: string): ChatAnswer =>
@@ -55,41 +31,14 @@ export const slackRateLimit = (retryAfterSeconds: number): ChatAnswer => ({
   body: 'rate_limited',
 });
 
-export async function startChatReceiver(): Promise<ChatReceiver> {
-  const received: ReceivedMessage[] = [];
-  const answers = new Map<string, ChatAnswer[]>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const path = request.url ?? '/';
-      const answer = answers.get(path)?.shift() ?? success(path);
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        body = undefined;
-      }
-      received.push({ path, headers: request.headers, body, status: answer.status, at: Date.now() });
-      response.writeHead(answer.status, answer.headers ?? {});
-      response.end(answer.body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const matching = (path: string) => received.filter((message) => message.path === path);
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    received,
-    answerNext: (path, ...list) => answers.set(path, [...(answers.get(path) ?? []), ...list]),
-    async waitFor(count, path, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (matching(path).length < count) {
-        if (Date.now() > deadline) throw new Error(`${matching(path).length} of ${count} messages reached ${path}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      return matching(path);
-    },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+/** The body as JSON (`undefined` when it was not). */
+function readJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }
+
+export const startChatReceiver = (): Promise<ChatReceiver> =>
+  startRecordingReceiver({ noun: 'messages', success, read: readJson });

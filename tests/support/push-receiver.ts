@@ -1,8 +1,7 @@
 import { createECDH, randomBytes, type ECDH } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import ece from 'http_ece';
 import { importJWK, jwtVerify, type JWTPayload } from 'jose';
+import { type Answer, type Received, type RecordingReceiver, startRecordingReceiver } from './recording-receiver.ts';
 
 /**
  * The tests' side of Web Push: a browser's subscription keys, a push service on loopback that records what it
@@ -23,62 +22,13 @@ export function createSubscriberKeys(): SubscriberKeys {
   return { ecdh, p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
 }
 
-export interface ReceivedPush {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-  /** What the receiver answered it. */
-  status: number;
-}
+export type ReceivedPush = Received<Buffer>;
+export type PushAnswer = Answer;
+export type PushReceiver = RecordingReceiver<Buffer>;
 
-export interface PushAnswer {
-  status: number;
-  headers?: Record<string, string>;
-}
-
-export interface PushReceiver {
-  origin: string;
-  received: ReceivedPush[];
-  /** What the next request to `path` is answered (201 when nothing is set); each answer is used once. */
-  answerNext(path: string, ...answers: PushAnswer[]): void;
-  /** Resolves once `count` pushes reached `path` (or the whole receiver), rejects after `timeoutMs`. */
-  waitFor(count: number, path?: string, timeoutMs?: number): Promise<ReceivedPush[]>;
-  close(): Promise<void>;
-}
-
-export async function startPushReceiver(): Promise<PushReceiver> {
-  const received: ReceivedPush[] = [];
-  const answers = new Map<string, PushAnswer[]>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const path = request.url ?? '/';
-      const answer = answers.get(path)?.shift() ?? { status: 201 };
-      received.push({ path, headers: request.headers, body: Buffer.concat(chunks), status: answer.status });
-      response.writeHead(answer.status, answer.headers ?? {});
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const matching = (path?: string) => received.filter((push) => path === undefined || push.path === path);
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    received,
-    answerNext: (path, ...list) => answers.set(path, [...(answers.get(path) ?? []), ...list]),
-    async waitFor(count, path, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (matching(path).length < count) {
-        if (Date.now() > deadline)
-          throw new Error(`${matching(path).length} of ${count} pushes reached ${path ?? 'the receiver'}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      return matching(path);
-    },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
+/** A push service's success is `201 Created`. */
+export const startPushReceiver = (): Promise<PushReceiver> =>
+  startRecordingReceiver({ noun: 'pushes', success: () => ({ status: 201 }), read: (body) => body });
 
 /** The push's plaintext, decrypted as a browser would (RFC 8291 `aes128gcm`), by an independent implementation. */
 export function decryptPush(push: ReceivedPush, keys: SubscriberKeys): string {

@@ -17,8 +17,9 @@ import {
 } from '../../../tests/support/push-receiver.ts';
 import { BASE_URL } from '../base-url.ts';
 import { consumePushBatch, deliver, fanOut } from './consumer.ts';
-import { FAILING_LIMIT_MS } from './delivery-policy.ts';
-import { dispatchDue, pruneLedger } from './dispatch.ts';
+import { FAILING_LIMIT_MS } from '../delivery/policy.ts';
+import { pruneLedger } from '../delivery/ledger.ts';
+import { dispatchDue } from './dispatch.ts';
 import type { DeliverMessage, PushQueueMessage } from './messages.ts';
 import { saveSubscription } from './subscriptions-store.ts';
 
@@ -203,7 +204,7 @@ describe('the ledger', REAL_D1, () => {
       (await db.prepare('SELECT event_id FROM deliveries ORDER BY event_id').all<{ event_id: string }>()).results.map(
         (row) => row.event_id,
       );
-    expect(await pruneLedger(db, NOW, 3)).toBe(3);
+    expect(await pruneLedger(db, 'push', NOW, 3)).toBe(3);
     expect((await left()).filter((event) => event.startsWith('old-'))).toHaveLength(2);
     // The cron's own run prunes too.
     await dispatchDue(dispatchEnv(), NOW);

@@ -1,11 +1,11 @@
 import { type DueNotification, dueNotifications } from '../../core/push/due.ts';
-import { MS_PER_DAY } from '../../core/ordering.ts';
 import { PROVIDERS } from '../../core/vocabulary.ts';
 import { BASE_URL } from '../base-url.ts';
 import { readEdgeDatasetNow } from '../data-source.ts';
-import { chatFanoutOf, pruneChatLedger } from '../webhooks/delivery.ts';
-import { LEDGER_KEPT_DAYS, LEDGER_PRUNE_SLICE } from './delivery-policy.ts';
-import { type FanoutMessage, type PushProducer, type PushQueueMessage, SEND_BATCH_MAX } from './messages.ts';
+import { SEND_BATCH_MAX } from '../delivery/fan-out.ts';
+import { pruneLedger } from '../delivery/ledger.ts';
+import { chatFanoutOf } from '../webhooks/delivery.ts';
+import type { FanoutMessage, PushProducer, PushQueueMessage } from './messages.ts';
 import type { WebSubProducer } from '../websub/messages.ts';
 
 /**
@@ -36,19 +36,6 @@ const FIRST_DISPATCH = 'first_dispatch';
  * subscriptions and the chat webhooks (src/server/webhooks). One claim serves them all.
  */
 const CHANNEL_FANOUTS: readonly ((fanout: FanoutMessage) => PushQueueMessage)[] = [(fanout) => fanout, chatFanoutOf];
-
-/** Deletes the oldest ledger rows past `LEDGER_KEPT_DAYS`, at most `slice` of them. */
-export async function pruneLedger(db: D1Database, now: Date, slice = LEDGER_PRUNE_SLICE): Promise<number> {
-  const cutoff = new Date(now.getTime() - LEDGER_KEPT_DAYS * MS_PER_DAY).toISOString();
-  const result = await db
-    .prepare(
-      `DELETE FROM deliveries WHERE (subscription_id, event_id, transition) IN (
-         SELECT subscription_id, event_id, transition FROM deliveries WHERE sent_at < ?1 ORDER BY sent_at LIMIT ?2)`,
-    )
-    .bind(cutoff, slice)
-    .run();
-  return result.meta.changes;
-}
 
 /**
  * Claims the due pairs not claimed before, in one transaction (a D1 batch): the first run ever also writes the
@@ -106,8 +93,8 @@ export async function dispatchDue(env: DispatchBindings, now: Date): Promise<Dis
     }
   }
   if (env.WEBSUB_QUEUE !== undefined) await handToWebSub(env.WEBSUB_QUEUE, env.PUSH_DB, fanouts, now);
-  await pruneLedger(env.PUSH_DB, now);
-  await pruneChatLedger(env.PUSH_DB, now);
+  await pruneLedger(env.PUSH_DB, 'push', now);
+  await pruneLedger(env.PUSH_DB, 'chat', now);
   return { due: due.length, enqueued: fanouts.length, suppressed: claimed.length - fanouts.length };
 }
 

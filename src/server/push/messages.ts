@@ -39,12 +39,10 @@ export type PushQueueMessage = DispatchMessage | FanoutMessage | DeliverMessage 
 
 /**
  * Subscriptions read per `fanout` message (one indexed range read), sent on as 500 `deliver` messages in
- * `sendBatch` calls of 100. The pages follow one another (each enqueues the next first), so the page size sets
+ * `sendBatch` calls of 100 (`SEND_BATCH_MAX`, src/server/delivery/fan-out.ts). The pages follow one another (each enqueues the next first), so the page size sets
  * how long the chain is: 200 pages for a million subscribers (docs/performance.md, "Push at scale").
  */
 export const FANOUT_PAGE_SIZE = 5000;
-/** The most messages one `sendBatch` takes. */
-export const SEND_BATCH_MAX = 100;
 /** Subscriptions per `deliver` message: a consumer batch of 100 messages then makes at most 1,000 requests. */
 export const DELIVER_CHUNK_SIZE = 10;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryDelaySeconds } from './delivery-policy.ts';
+import { retryDelaySeconds } from '../delivery/policy.ts';
 import { outcomeOf, retryAfterSeconds } from './sender.ts';
 
 describe('what a push service answer means', () => {

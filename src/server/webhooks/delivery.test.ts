@@ -16,10 +16,11 @@ import { makeEvent } from '../../core/test-events.ts';
 import { generateVapidSecrets } from '../../node/local-vapid.ts';
 import { withCommonHeaders } from '../http/cors.ts';
 import { consumePushBatch } from '../push/consumer.ts';
-import { FAILING_LIMIT_MS } from '../push/delivery-policy.ts';
+import { FAILING_LIMIT_MS } from '../delivery/policy.ts';
 import { dispatchDue } from '../push/dispatch.ts';
 import type { PushQueueMessage } from '../push/messages.ts';
-import { deliverChat, pruneChatLedger } from './delivery.ts';
+import { pruneLedger } from '../delivery/ledger.ts';
+import { deliverChat } from './delivery.ts';
 import type { ChatDeliverMessage } from './messages.ts';
 
 /**
@@ -337,9 +338,9 @@ describe('dispatch and delivery', REAL_D1, () => {
       insert.bind(webhook.id, 'old-b', 'announced', minutesFrom(-15 * 24 * 60 - 1).toISOString()),
       insert.bind(webhook.id, 'recent', 'announced', minutesFrom(-14 * 24 * 60).toISOString()),
     ]);
-    expect(await pruneChatLedger(db, NOW, 1)).toBe(1);
+    expect(await pruneLedger(db, 'chat', NOW, 1)).toBe(1);
     expect((await rows('chat_deliveries', 'event_id')).map((row) => row['event_id'])).toEqual(['old-b', 'recent']);
-    expect(await pruneChatLedger(db, NOW)).toBe(1);
+    expect(await pruneLedger(db, 'chat', NOW)).toBe(1);
     expect((await rows('chat_deliveries', 'event_id')).map((row) => row['event_id'])).toEqual(['recent']);
   });
 });

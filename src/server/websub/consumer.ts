@@ -1,7 +1,9 @@
 import { providerFeedPath } from '../../core/built-paths.ts';
 import { FEED_FORMATS, feedLinkHeader } from '../../core/render/feed-formats.ts';
 import { findTopic, type WebSubTopic } from '../../core/websub/topics.ts';
-import { MAX_DELIVERY_ATTEMPTS, retryDelaySeconds } from '../push/delivery-policy.ts';
+import { pageMessages, sendAll } from '../delivery/fan-out.ts';
+import { claimDeliveries } from '../delivery/ledger.ts';
+import { recordOutcomes } from '../delivery/outcomes.ts';
 import { type DistributionOutcome, distribute, type FeedDocument, confirmsIntent } from './callback.ts';
 import {
   WEBSUB_DELIVER_CHUNK_SIZE,
@@ -12,15 +14,7 @@ import {
   type WebSubQueueMessage,
   type WebSubVerifyMessage,
 } from './messages.ts';
-import {
-  claimDeliveries,
-  deleteWebSubSubscription,
-  readSubscriptions,
-  recordDeliveries,
-  saveWebSubSubscription,
-  stillSubscribed,
-  subscriptionPage,
-} from './store.ts';
+import { deleteWebSubSubscription, readSubscriptions, saveWebSubSubscription, subscriptionPage } from './store.ts';
 
 /**
  * The WebSub queue's consumer (docs/push.md, "WebSub"): verification of intent, fan-out in pages, and content
@@ -69,25 +63,14 @@ export async function verify(
   return true;
 }
 
-const sendAll = async (queue: WebSubProducer, messages: readonly WebSubQueueMessage[]) => {
-  // A sendBatch takes at most 100 messages.
-  for (let start = 0; start < messages.length; start += 100)
-    await queue.sendBatch(messages.slice(start, start + 100).map((body) => ({ body, contentType: 'json' as const })));
-};
-
 /** One page of the changed topics' subscriptions as `websub-deliver` messages, and the next page's fan-out first. */
 export async function fanOut(env: WebSubConsumerBindings, message: WebSubFanoutMessage, now: Date): Promise<void> {
-  const ids = await subscriptionPage(env.PUSH_DB, message.topics, message.afterId, now, WEBSUB_FANOUT_PAGE_SIZE);
-  const next: WebSubQueueMessage[] = [];
-  const last = ids.at(-1);
-  if (ids.length === WEBSUB_FANOUT_PAGE_SIZE && last !== undefined) next.push({ ...message, afterId: last });
-  for (let start = 0; start < ids.length; start += WEBSUB_DELIVER_CHUNK_SIZE)
-    next.push({
-      type: 'websub-deliver',
-      change: message.change,
-      subscriptionIds: ids.slice(start, start + WEBSUB_DELIVER_CHUNK_SIZE),
-      attempt: 1,
-    });
+  const next = pageMessages<WebSubQueueMessage>(
+    await subscriptionPage(env.PUSH_DB, message.topics, message.afterId, now, WEBSUB_FANOUT_PAGE_SIZE),
+    { page: WEBSUB_FANOUT_PAGE_SIZE, chunk: WEBSUB_DELIVER_CHUNK_SIZE },
+    (afterId) => ({ ...message, afterId }),
+    (subscriptionIds) => ({ type: 'websub-deliver', change: message.change, subscriptionIds, attempt: 1 }),
+  );
   await sendAll(env.WEBSUB_QUEUE, next);
 }
 
@@ -127,8 +110,9 @@ export async function deliver(
   const claimed = new Set(
     await claimDeliveries(
       db,
+      'websub',
       subscriptions.map(({ id }) => id),
-      message.change,
+      [message.change],
       now,
     ),
   );
@@ -152,24 +136,12 @@ export async function deliver(
         }),
       ),
   );
-  const idsOf = (kind: DistributionOutcome['kind']) =>
-    outcomes.filter(({ outcome }) => outcome.kind === kind).map(({ id }) => id);
-  const retry = idsOf('retry');
-  await recordDeliveries(db, message.change, { sent: idsOf('sent'), gone: idsOf('gone'), retry }, now);
-  if (retry.length === 0 || message.attempt >= MAX_DELIVERY_ATTEMPTS) return;
-  const again = await stillSubscribed(db, retry);
-  if (again.length === 0) return;
-  const asked = outcomes.flatMap(({ outcome }) =>
-    outcome.kind === 'retry' && outcome.retryAfterSeconds !== undefined ? [outcome.retryAfterSeconds] : [],
-  );
-  const attempt = message.attempt + 1;
-  await env.WEBSUB_QUEUE.send(
-    { ...message, subscriptionIds: again, attempt },
-    {
-      contentType: 'json',
-      delaySeconds: retryDelaySeconds(attempt, asked.length > 0 ? Math.max(0, ...asked) : undefined),
-    },
-  );
+  const next = await recordOutcomes(db, 'websub', [message.change], message.attempt, outcomes, now);
+  if (next !== undefined)
+    await env.WEBSUB_QUEUE.send(
+      { ...message, subscriptionIds: next.ids, attempt: next.attempt },
+      { contentType: 'json', delaySeconds: next.delaySeconds },
+    );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { MS_PER_DAY } from '../../core/ordering.ts';
 
 /**
- * The delivery path's limits, one set for every channel on it (push, chat webhooks: docs/push.md): how often a
+ * The delivery path's limits, one set for every channel on it (push, chat webhooks, WebSub: docs/push.md): how often a
  * message is tried, how long to wait between tries, when a failing subscriber is dropped, how long the ledgers keep
  * a row.
  */

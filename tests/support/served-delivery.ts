@@ -1,0 +1,85 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, inject } from 'vitest';
+import { type RunningServer, startServer } from '../../scripts/lib/local-server.ts';
+import type { EdgeDataset } from '../../src/core/dataset.ts';
+import type { Event } from '../../src/core/schemas.ts';
+import { PROVIDERS } from '../../src/core/vocabulary.ts';
+
+/**
+ * The delivery path end to end (tests/push-dispatch, push-first-request, chat-webhooks, websub): a copy of the
+ * served build with a state folder of its own, served with the loopback receiver allowed (a variable of this
+ * server only, never of `npm start`), events published into the copy's data set as a new build would, the cron
+ * run at a minute the test names.
+ */
+
+export interface ServedCopy {
+  /** The copy of the build (`client/`, `server/`). */
+  dir: string;
+  /** Its D1 and queues (wrangler's `--persist-to`). */
+  state: string;
+  /** The copy's data set, as the edge reads it. */
+  dataFile: string;
+  /** Serves the copy on its state; a restart on the same state is what a deploy is. */
+  serve(): Promise<RunningServer>;
+  /** Removes the copy and its state. */
+  remove(): Promise<void>;
+}
+
+export async function copyServedBuild(name: string): Promise<ServedCopy> {
+  const dir = await mkdtemp(path.join(tmpdir(), `departures-board-${name}-dist-`));
+  const state = await mkdtemp(path.join(tmpdir(), `departures-board-${name}-state-`));
+  await cp(inject('builtDir'), dir, { recursive: true });
+  return {
+    dir,
+    state,
+    dataFile: path.join(dir, 'client/data/board.json'),
+    serve: () =>
+      startServer({
+        workerConfig: path.join(dir, 'server/wrangler.json'),
+        persistTo: state,
+        vars: { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' },
+      }),
+    async remove() {
+      await rm(dir, { recursive: true, force: true });
+      await rm(state, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Puts `events`, in their order, at the head of their providers' lists in the copy's data set; returns it. */
+export async function publishInCopy(copy: ServedCopy, ...events: Event[]): Promise<EdgeDataset> {
+  const data = JSON.parse(await readFile(copy.dataFile, 'utf8')) as EdgeDataset;
+  for (const provider of PROVIDERS)
+    data.providers[provider].recent.unshift(...events.filter((event) => event.provider === provider));
+  await writeFile(copy.dataFile, JSON.stringify(data));
+  return data;
+}
+
+export const MINUTE_MS = 60_000;
+
+/** The minute `at` started in: a cron's minute. */
+export const minuteOf = (at: Date) => new Date(Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS);
+
+/**
+ * The cron's handler at the cron minute `at`, as wrangler dev runs it (workerd's own scheduled route; its `time`
+ * becomes the handler's `controller.scheduledTime`, as a real cron's minute does).
+ */
+export async function runCron(server: RunningServer, at: Date): Promise<void> {
+  const response = await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
+  expect(response.status).toBe(200);
+}
+
+/** Waits (it asserts no time) until `check` holds, polling; rejects after `timeoutMs` saying what never came. */
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`never: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
