@@ -3,14 +3,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, inject } from 'vitest';
 import { type RunningServer, startServer } from '../../scripts/lib/local-server.ts';
+import { providerFeedPath } from '../../src/core/built-paths.ts';
 import type { EdgeDataset } from '../../src/core/dataset.ts';
+import { compareNewestFirst } from '../../src/core/ordering.ts';
+import { FEED_FORMATS, type FeedFormat } from '../../src/core/render/feed-formats.ts';
+import { FEED_RENDERERS } from '../../src/core/render/feeds.ts';
 import type { Event } from '../../src/core/schemas.ts';
 import { PROVIDERS } from '../../src/core/vocabulary.ts';
 
 /**
  * The delivery path end to end (tests/push-dispatch, push-first-request, chat-webhooks, websub): a copy of the
  * served build with a state folder of its own, served with the loopback receiver allowed (a variable of this
- * server only, never of `npm start`), events published into the copy's data set as a new build would, the cron
+ * server only, never of `npm start`), events published into the copy's data set (and its feeds) as a new build would, the cron
  * run at a minute the test names.
  */
 
@@ -55,6 +59,28 @@ export async function publishInCopy(copy: ServedCopy, ...events: Event[]): Promi
     data.providers[provider].recent.unshift(...events.filter((event) => event.provider === provider));
   await writeFile(copy.dataFile, JSON.stringify(data));
   return data;
+}
+
+/**
+ * Publishes `events` in the copy as a build would: into the data set the dispatcher reads (`publishInCopy`), and into
+ * the feed files that list them, the whole feed and each of their providers' (rendered by the build's own renderers
+ * for the built address, `{base_url}`: the input of a test, not its expectation). What WebSub delivers is that file.
+ */
+export async function publishWithFeeds(copy: ServedCopy, ...events: Event[]): Promise<void> {
+  const data = await publishInCopy(copy, ...events);
+  const listed = PROVIDERS.flatMap((provider) => data.providers[provider].recent).sort(compareNewestFirst);
+  const providers = [...new Set(events.map((event) => event.provider))];
+  for (const format of Object.keys(FEED_FORMATS) as FeedFormat[])
+    for (const provider of [undefined, ...providers]) {
+      const file = provider === undefined ? FEED_FORMATS[format].path : providerFeedPath(format, provider);
+      const body = FEED_RENDERERS[format]({
+        events: listed,
+        provider,
+        baseUrl: inject('baseUrl'),
+        builtAt: data.builtAt,
+      });
+      await writeFile(path.join(copy.dir, 'client', file), body);
+    }
 }
 
 export const MINUTE_MS = 60_000;
