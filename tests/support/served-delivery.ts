@@ -97,15 +97,18 @@ export async function runCron(server: RunningServer, at: Date): Promise<void> {
   expect(response.status).toBe(200);
 }
 
-/** Waits (it asserts no time) until `check` holds, polling; rejects after `timeoutMs` saying what never came. */
+/**
+ * Waits (it asserts no time) until `check` holds, polling; rejects after `timeoutMs` saying what never came (`what`
+ * may be a function, read at the deadline, to say how far it got).
+ */
 export async function eventually(
   check: () => boolean | Promise<boolean>,
-  what: string,
+  what: string | (() => string),
   timeoutMs = 30_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`never: ${what}`);
+    if (Date.now() > deadline) throw new Error(`never: ${typeof what === 'string' ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
