@@ -1,14 +1,7 @@
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
 import type { RunningServer } from '../scripts/lib/local-server.ts';
-import { providerFeedPath } from '../src/core/built-paths.ts';
-import { compareNewestFirst } from '../src/core/ordering.ts';
-import { FEED_FORMATS, type FeedFormat } from '../src/core/render/feed-formats.ts';
-import { FEED_RENDERERS } from '../src/core/render/feeds.ts';
 import type { Event } from '../src/core/schemas.ts';
-import { PROVIDERS } from '../src/core/vocabulary.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
 import { burstInOneWindow } from './support/rate-window.ts';
 import { loadContract } from './support/openapi-contract.ts';
@@ -16,7 +9,7 @@ import {
   copyServedBuild,
   MINUTE_MS,
   minuteOf,
-  publishInCopy,
+  publishWithFeeds,
   runCron as runCronAt,
   type ServedCopy,
 } from './support/served-delivery.ts';
@@ -102,21 +95,6 @@ const published = (): Event => ({
   audience: [],
   verified: true,
 });
-
-/**
- * Publishes the event in the copy as a build would: into the data set the dispatcher reads, and into the feed files
- * it is listed in (rendered by the build's own renderers: the input of the test, not its expectation).
- */
-async function publish(event: Event): Promise<void> {
-  const data = await publishInCopy(copy, event);
-  const events = PROVIDERS.flatMap((provider) => data.providers[provider].recent).sort(compareNewestFirst);
-  for (const format of Object.keys(FEED_FORMATS) as FeedFormat[])
-    for (const provider of [undefined, event.provider]) {
-      const file = provider === undefined ? FEED_FORMATS[format].path : providerFeedPath(format, provider);
-      const body = FEED_RENDERERS[format]({ events, provider, baseUrl: builtBaseUrl, builtAt: data.builtAt });
-      await writeFile(path.join(copy.dir, 'client', file), body);
-    }
-}
 
 beforeAll(async () => {
   startMinute = minuteOf(new Date());
@@ -232,7 +210,7 @@ describe('subscribing, delivering and unsubscribing, end to end', () => {
     // The first dispatch meets the build's history: nothing is delivered for it.
     await runCron(startMinute);
     await server.stop();
-    await publish(published());
+    await publishWithFeeds(copy, published());
     subscriber.answerNext(retried, { status: 503, headers: { 'Retry-After': '1' } });
     server = await copy.serve();
     await runCron(minutesAfterStart(1));

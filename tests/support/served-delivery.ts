@@ -3,14 +3,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, inject } from 'vitest';
 import { type RunningServer, startServer } from '../../scripts/lib/local-server.ts';
+import { providerFeedPath } from '../../src/core/built-paths.ts';
 import type { EdgeDataset } from '../../src/core/dataset.ts';
+import { compareNewestFirst } from '../../src/core/ordering.ts';
+import { FEED_FORMATS, type FeedFormat } from '../../src/core/render/feed-formats.ts';
+import { FEED_RENDERERS } from '../../src/core/render/feeds.ts';
 import type { Event } from '../../src/core/schemas.ts';
 import { PROVIDERS } from '../../src/core/vocabulary.ts';
 
 /**
  * The delivery path end to end (tests/push-dispatch, push-first-request, chat-webhooks, websub): a copy of the
  * served build with a state folder of its own, served with the loopback receiver allowed (a variable of this
- * server only, never of `npm start`), events published into the copy's data set as a new build would, the cron
+ * server only, never of `npm start`), events published into the copy's data set (and its feeds) as a new build would, the cron
  * run at a minute the test names.
  */
 
@@ -57,6 +61,28 @@ export async function publishInCopy(copy: ServedCopy, ...events: Event[]): Promi
   return data;
 }
 
+/**
+ * Publishes `events` in the copy as a build would: into the data set the dispatcher reads (`publishInCopy`), and into
+ * the feed files that list them, the whole feed and each of their providers' (rendered by the build's own renderers
+ * for the built address, `{base_url}`: the input of a test, not its expectation). What WebSub delivers is that file.
+ */
+export async function publishWithFeeds(copy: ServedCopy, ...events: Event[]): Promise<void> {
+  const data = await publishInCopy(copy, ...events);
+  const listed = PROVIDERS.flatMap((provider) => data.providers[provider].recent).sort(compareNewestFirst);
+  const providers = [...new Set(events.map((event) => event.provider))];
+  for (const format of Object.keys(FEED_FORMATS) as FeedFormat[])
+    for (const provider of [undefined, ...providers]) {
+      const file = provider === undefined ? FEED_FORMATS[format].path : providerFeedPath(format, provider);
+      const body = FEED_RENDERERS[format]({
+        events: listed,
+        provider,
+        baseUrl: inject('baseUrl'),
+        builtAt: data.builtAt,
+      });
+      await writeFile(path.join(copy.dir, 'client', file), body);
+    }
+}
+
 export const MINUTE_MS = 60_000;
 
 /** The minute `at` started in: a cron's minute. */
@@ -71,15 +97,18 @@ export async function runCron(server: RunningServer, at: Date): Promise<void> {
   expect(response.status).toBe(200);
 }
 
-/** Waits (it asserts no time) until `check` holds, polling; rejects after `timeoutMs` saying what never came. */
+/**
+ * Waits (it asserts no time) until `check` holds, polling; rejects after `timeoutMs` saying what never came (`what`
+ * may be a function, read at the deadline, to say how far it got).
+ */
 export async function eventually(
   check: () => boolean | Promise<boolean>,
-  what: string,
+  what: string | (() => string),
   timeoutMs = 30_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`never: ${what}`);
+    if (Date.now() > deadline) throw new Error(`never: ${typeof what === 'string' ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
