@@ -25,10 +25,11 @@ export default {
     noticeBuildOnce(env, context);
     return response;
   },
-  // Web Push (docs/push.md): the cron finds new events and fans out through the queue; the consumer sends.
+  // The minute cron: the watcher polls the sources (docs/watch.md), then the dispatch finds new events and fans
+  // them out to every channel through the queue (docs/push.md); the consumers send.
   async scheduled(controller, env) {
     const bindings = withBuiltFiles(env);
-    await runScheduledWatch(bindings, new Date(controller.scheduledTime)); // the watcher first (docs/watch.md)
+    await runScheduledWatch(bindings, new Date(controller.scheduledTime));
     await runScheduledDispatch(bindings, new Date(controller.scheduledTime));
   },
   async queue(batch, env) {
