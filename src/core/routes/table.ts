@@ -47,19 +47,25 @@ import type { BodySpec, RouteSpec } from './route.ts';
 const provider = { provider: ProviderSchema };
 const AnyJsonObject = z.looseObject({});
 
-/** The push subscriptions' POST and DELETE: one path, one entry per method. */
-const PUSH_WRITE = {
-  path: '/api/push/subscriptions',
-  tag: 'push',
+/** What every JSON write shares (push subscriptions, chat webhooks): never cached, answered at the edge, no data. */
+const JSON_WRITE = {
   cache: 'noStore',
   served: 'edge',
   conditional: false,
   preflight: true,
   needsData: false,
   corsHeaders: { allow: ['Content-Type'], expose: [] },
+} as const;
+const NOT_JSON_BODY = 'the body is not `application/json`: `invalid_request`';
+
+/** The push subscriptions' POST and DELETE: one path, one entry per method. */
+const PUSH_WRITE = {
+  ...JSON_WRITE,
+  path: '/api/push/subscriptions',
+  tag: 'push',
   requestErrors: {
     400: 'a bad body: `invalid_request` with `issues`, at most 20 and one saying how many more (types, providers, kinds, the outbound-address rules for the endpoint, keys that are not a P-256 point or a 16-byte secret, over 4 KiB)',
-    415: 'the body is not `application/json`: `invalid_request`',
+    415: NOT_JSON_BODY,
     429: 'more than 10 writes in a minute from this IP: `rate_limited`; see Retry-After',
     503: 'push is not configured on this deployment, or its database cannot be reached now: `push_unavailable`; see Retry-After',
   },
@@ -67,17 +73,12 @@ const PUSH_WRITE = {
 
 /** The chat webhooks' POST and DELETE (decisions.md, "Chat webhooks"): one path, one entry per method, as push's. */
 const CHAT_WEBHOOK_WRITE = {
+  ...JSON_WRITE,
   path: '/api/webhooks',
   tag: 'chat',
-  cache: 'noStore',
-  served: 'edge',
-  conditional: false,
-  preflight: true,
-  needsData: false,
-  corsHeaders: { allow: ['Content-Type'], expose: [] },
   requestErrors: {
     400: 'a bad body: `invalid_request` with `issues`, at most 20 and one saying how many more (types, providers, kinds, the outbound-address rules for the URL, a URL that is not a Discord or Slack webhook, over 4 KiB)',
-    415: 'the body is not `application/json`: `invalid_request`',
+    415: NOT_JSON_BODY,
     429: 'more than 10 writes (push and webhooks together) in a minute from this IP: `rate_limited`; see Retry-After',
     503: 'the delivery path (push’s) is not configured on this deployment, or its database cannot be reached now: `webhooks_unavailable`; see Retry-After',
   },
