@@ -31,7 +31,10 @@ export interface PushBindings {
   VAPID_SUBJECT?: string;
   /** `"true"` lets a test's receiver on loopback subscribe; off by default, never on in `npm start`. */
   PUSH_ALLOW_LOOPBACK_RECEIVER?: string;
-  /** The WebSub hub's queue (docs/push.md, "WebSub"); its rows live in PUSH_DB, its loopback setting is push's. */
+  /**
+   * The WebSub hub's queue (docs/push.md, "Writing a subscription", "Dispatch and delivery"); its rows live in
+   * PUSH_DB, its loopback setting is push's.
+   */
   WEBSUB_QUEUE?: Queue;
 }
 

@@ -17,7 +17,7 @@ export interface DispatchBindings {
   ASSETS: Pick<Fetcher, 'fetch'>;
   PUSH_DB: D1Database;
   PUSH_QUEUE: Pick<PushProducer, 'sendBatch'>;
-  /** WebSub's queue (docs/push.md, "WebSub"): the same run's changes go to the feeds' subscribers. */
+  /** WebSub's queue (docs/push.md, "Dispatch and delivery"): the same run's changes go to the feeds' subscribers. */
   WEBSUB_QUEUE?: Pick<WebSubProducer, 'send'>;
 }
 
@@ -99,9 +99,10 @@ export async function dispatchDue(env: DispatchBindings, now: Date): Promise<Dis
 }
 
 /**
- * WebSub (docs/push.md, "WebSub"): the run's changes go to the feeds' subscribers as well, and the minute prunes its
- * rows. Its module is loaded here, not with the worker. If the change cannot be handed over, the run's claims are
- * given back: the next minute claims them again, and each channel's ledger keeps it from sending twice.
+ * WebSub (docs/push.md, "Dispatch and delivery"): the run's changes go to the feeds' subscribers as well, and the
+ * minute prunes its rows. Its module is loaded here, not with the worker. If the change cannot be handed over, the
+ * run's claims are given back: the next minute claims them again, and each channel's ledger keeps it from sending
+ * twice.
  */
 async function handToWebSub(
   queue: Pick<WebSubProducer, 'send'>,

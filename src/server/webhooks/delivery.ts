@@ -13,10 +13,10 @@ import type { ChatDeliverMessage, ChatFanoutMessage, ChatQueueMessage } from './
 import { type ChatSendOutcome, postChatMessage } from './post-message.ts';
 
 /**
- * The chat webhooks' half of the queue consumer (docs/push.md, "Chat webhooks"), on the delivery path's shared
- * rules (src/server/delivery): fan-out in pages, a ledger claim per (webhook, event, transition) before sending, the
- * platform's answer applied to the webhook. What differs is the answer's meaning: a 429 is the platform pacing a
- * working webhook (`wait`), so it waits as asked without counting as a failure.
+ * The chat webhooks' half of the queue consumer (docs/push.md, "Dispatch and delivery"; its answers, "Retries and
+ * drops"), on the delivery path's shared rules (src/server/delivery): fan-out in pages, a ledger claim per (webhook,
+ * event, transition) before sending, the platform's answer applied to the webhook. What differs is the answer's
+ * meaning: a 429 is the platform pacing a working webhook (`wait`), so it waits as asked without counting as a failure.
  */
 
 export type ChatSettings = Pick<ConsumerSettings, 'allowLoopbackReceiver' | 'fetcher'>;

@@ -2,10 +2,10 @@ import type { Transition } from '../../core/push/due.ts';
 import type { Event } from '../../core/schemas.ts';
 
 /**
- * The chat webhooks' messages on push's queue (docs/push.md, "Chat webhooks"), in push's pattern: the cron enqueues
- * one `chat-fanout` per new (event, transition) beside push's `fanout`; a `chat-fanout` reads one page of the
- * topic's webhooks and enqueues `chat-deliver` messages for it and a `chat-fanout` for the next page; a
- * `chat-deliver` posts to a handful of webhooks. The event travels in the message.
+ * The chat webhooks' messages on push's queue (docs/push.md, "Dispatch and delivery"), in push's pattern: the cron
+ * enqueues one `chat-fanout` per new (event, transition) beside push's `fanout`; a `chat-fanout` reads one page of the
+ * topic's webhooks and enqueues `chat-deliver` messages for it and a `chat-fanout` for the next page; a `chat-deliver`
+ * posts to a handful of webhooks. The event travels in the message.
  */
 
 export interface ChatFanoutMessage {

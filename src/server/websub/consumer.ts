@@ -17,8 +17,9 @@ import {
 import { deleteWebSubSubscription, readSubscriptions, saveWebSubSubscription, subscriptionPage } from './store.ts';
 
 /**
- * The WebSub queue's consumer (docs/push.md, "WebSub"): verification of intent, fan-out in pages, and content
- * distribution with a ledger, retries and drops as push's (its backoff and number of tries are push's own).
+ * The WebSub queue's consumer: verification of intent (docs/push.md, "Writing a subscription"), fan-out in pages,
+ * and content distribution with a ledger ("Dispatch and delivery"), retries and drops as push's ("Retries and
+ * drops"; its backoff and number of tries are push's own).
  */
 
 export interface WebSubConsumerBindings {

@@ -1,8 +1,8 @@
 import type { WebSubMode } from '../../core/websub/request.ts';
 
 /**
- * The WebSub queue's messages (docs/push.md, "WebSub"), on a queue of their own (`departures-board-websub`), so
- * that the hub's retries and the push fan-out never wait on each other:
+ * The WebSub queue's messages (docs/push.md, "Writing a subscription", "Dispatch and delivery"), on a queue of
+ * their own (`departures-board-websub`), so that the hub's retries and the push fan-out never wait on each other:
  * - `websub-verify`: a request `POST /websub` accepted, to verify with the callback (WebSub §5.3). The secret
  *   travels here until the callback confirms; nothing is stored before.
  * - `websub-fanout`: one dispatch run's changes (the push cron found new events or transitions): one page of the
