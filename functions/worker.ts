@@ -33,7 +33,8 @@ export default {
     await runScheduledDispatch(bindings, new Date(controller.scheduledTime));
   },
   async queue(batch, env) {
-    // WebSub's queue (docs/push.md, "WebSub"): its consumer is loaded only when one of its batches comes.
+    // WebSub's queue (docs/push.md, "Writing a subscription", "Dispatch and delivery"): its consumer is loaded only
+    // when one of its batches comes.
     if (batch.queue === WEBSUB_QUEUE_NAME) {
       const { runWebSubQueue } = await import('../src/server/websub/hub.ts');
       await runWebSubQueue(batch as MessageBatch<WebSubQueueMessage>, withBuiltFiles(env));

@@ -176,7 +176,7 @@ export const zh: Translations = {
       stopped: '通知已关闭。',
       chooseProvider: '请至少选择一个供应商。',
       chooseKind: '请至少选择一种公告类型。',
-      // The steps of "Notify me" and its failures, as in en.ts; `{detail}` is the browser's own words.
+      // The steps of "Notify me" and its failures, as in en/index.ts; `{detail}` is the browser's own words.
       asking: '浏览器正在询问是否允许本站发送通知：请回答它的提示。',
       subscribing: '正在为此浏览器订阅……',
       dismissed: '浏览器的提示未作回答就关闭了，因此没有订阅。按“通知我”可再次询问。',
@@ -318,7 +318,7 @@ export const zh: Translations = {
       separator: '，',
     },
   },
-  /** 一眼看清的看板（见 en.ts 的 `glance`）：时间已过却未见重置的预告、得分不如基准率的预测，以及手机上图表可横向滑动的提示。 */
+  /** 一眼看清的看板（见 en/index.ts 的 `glance`）：时间已过却未见重置的预告、得分不如基准率的预测，以及手机上图表可横向滑动的提示。 */
   glance: {
     teasedFor: '预告于',
     teasedForAfter: '重置',
