@@ -9,16 +9,17 @@ import type { EdgeContext } from '../../src/server/context.ts';
 import { textResponse } from '../../src/server/http/responses.ts';
 import type { EdgeHandlers } from '../route-handler.ts';
 
-/** GET /index.md and /zh/index.md (spec 4.6): regenerated on every request. */
-async function handleMarkdown(context: EdgeContext, locale: Locale): Promise<Response> {
+/** The board as Markdown at the request's time: the mirror's body, and MCP's `board-markdown` resource. */
+export async function boardMarkdown(context: EdgeContext, locale: Locale): Promise<string> {
   const dataset = await context.dataset();
   const board = boardFromSummaries(summariesOf(dataset), context.now);
   const events = recentEvents(dataset, 'all', MARKDOWN_LATEST_COUNT);
-  return textResponse(
-    renderBoardMarkdown({ board, events, baseUrl: BASE_URL, locale, sampleData: SERVES_SAMPLE_DATA }),
-    CONTENT_TYPES.markdown,
-  );
+  return renderBoardMarkdown({ board, events, baseUrl: BASE_URL, locale, sampleData: SERVES_SAMPLE_DATA });
 }
+
+/** GET /index.md and /zh/index.md (spec 4.6): regenerated on every request. */
+const handleMarkdown = async (context: EdgeContext, locale: Locale): Promise<Response> =>
+  textResponse(await boardMarkdown(context, locale), CONTENT_TYPES.markdown);
 
 export const MARKDOWN_HANDLERS = {
   getMarkdownEn: (context) => handleMarkdown(context, 'en'),

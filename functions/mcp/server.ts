@@ -4,17 +4,15 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { buildTimelineResponse } from '../../src/core/api/timeline.ts';
 import { boardFromSummaries, estimateFromSummary, statusFromSummary } from '../../src/core/board.ts';
-import { recentEvents, summariesOf } from '../../src/core/dataset.ts';
 import { forecastFromSummary, roundTo3 } from '../../src/core/forecast/rule.ts';
 import { ProviderSchema } from '../../src/core/enums.ts';
 import { PROVIDER_LABELS } from '../../src/core/i18n/labels.ts';
 import * as catalogue from '../../src/core/mcp/catalogue.ts';
-import { MARKDOWN_LATEST_COUNT, renderBoardMarkdown } from '../../src/core/render/markdown.ts';
 import { eventPageUrl } from '../../src/core/site.ts';
 import { type Provider, PROVIDERS } from '../../src/core/vocabulary.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
-import { SERVES_SAMPLE_DATA } from '../../src/server/sample-data.ts';
+import { boardMarkdown } from '../api/markdown.ts';
 
 /** Numbers to three decimals (a day to the minute and a half), in the text block and structuredContent alike. */
 const toolResult = (value: object) => {
@@ -38,9 +36,10 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
     jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
   });
   const { now } = context;
+  // As the HTTP routes: the summaries file for the status, the estimate and the forecast; the events for lists.
   const dataset = () => context.dataset();
-  const summary = async (provider: Provider) => (await dataset()).providers[provider].summary;
-  const board = async () => boardFromSummaries(summariesOf(await dataset()), now);
+  const summary = async (provider: Provider) => (await context.summaries())[provider];
+  const board = async () => boardFromSummaries(await context.summaries(), now);
   const { MCP_TOOLS: tools, MCP_RESOURCES: resources } = catalogue;
 
   server.registerTool('get_status', tools.get_status, async () => toolResult(await board()));
@@ -64,14 +63,7 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
   const read = {
     board: async () => JSON.stringify(await board()),
     timeline: async () => JSON.stringify(await timeline('all')),
-    'board-markdown': async () =>
-      renderBoardMarkdown({
-        board: await board(),
-        events: recentEvents(await dataset(), 'all', MARKDOWN_LATEST_COUNT),
-        baseUrl: BASE_URL,
-        locale: 'en',
-        sampleData: SERVES_SAMPLE_DATA,
-      }),
+    'board-markdown': () => boardMarkdown(context, 'en'),
   };
   for (const [name, { uri, ...metadata }] of Object.entries(resources))
     server.registerResource(name, `${BASE_URL}${uri}`, metadata, async (url) =>
