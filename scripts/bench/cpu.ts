@@ -82,6 +82,7 @@ function benchSourceHealth(): KVNamespace {
 export const CPU_TARGETS: CpuTarget[] = [
   { name: 'GET /api/status', path: '/api/status' },
   { name: 'GET /api/status/provider_b', path: '/api/status/provider_b' },
+  { name: 'GET /api/status.txt', path: '/api/status.txt' },
   { name: 'GET /api/timeline (prerendered)', path: '/api/timeline' },
   { name: 'GET /api/timeline?provider=provider_b&limit=50', path: '/api/timeline?provider=provider_b&limit=50' },
   { name: 'GET /api/timeline.csv?provider=provider_a', path: '/api/timeline.csv?provider=provider_a' },
