@@ -34,6 +34,8 @@ export interface Delivery {
   status: number;
   /** §8: `valid` when the signature is the HMAC of the body with the subscription's secret. */
   signature: 'valid' | 'invalid' | 'absent' | 'unexpected';
+  /** When it arrived (`Date.now()`). */
+  at: number;
 }
 
 export interface Answer {
@@ -164,6 +166,7 @@ export async function startWebSubSubscriber(): Promise<WebSubSubscriber> {
           body,
           status: answer.status,
           signature: signatureVerdict(typeof header === 'string' ? header : undefined, secrets.get(path), body),
+          at: Date.now(),
         });
         response.writeHead(answer.status, answer.headers ?? {}).end();
         return;
