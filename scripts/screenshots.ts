@@ -4,7 +4,9 @@
 //
 // For each page: the first screen at 320 × 700 and 390 × 844 (phones) and 1280 × 900 (a desktop), in the light
 // colour scheme; the board also in the dark one. The tracker is taken after "Make my calendar link", the whole
-// page, to show the link's field fits. Look at each one before committing them.
+// page, to show the link's field fits. The provider pages' forecast and charts are also taken at 320 px, each part
+// from its first element to its last (`-320-<part>`), to show every hour, day and column fits a phone. Look at each
+// one before committing them.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,6 +31,27 @@ interface Shot {
   darkAt?: readonly number[];
   /** What to do before the picture; the whole page is taken when it returns true. */
   prepare?: (page: Page) => Promise<boolean>;
+  /** Parts of the page also taken at 320 px: from the top of `from` to the bottom of `to` (CSS selectors). */
+  partsAt320?: Record<string, { from: string; to: string }>;
+}
+
+/** A provider page's forecast (its chance chart, the Brier table, the reliability chart) and its other charts. */
+const PROVIDER_PARTS = {
+  forecast: { from: '#forecast-heading', to: '[data-chart="reliability"]' },
+  charts: { from: '[data-chart="hours"]', to: '[data-chart="gaps"]' },
+};
+
+/** The page's region from the top of `from` to the bottom of `to`, in page coordinates. */
+async function regionOf(page: Page, { from, to }: { from: string; to: string }) {
+  const top = await page
+    .locator(from)
+    .first()
+    .evaluate((element) => element.getBoundingClientRect().top + scrollY);
+  const bottom = await page
+    .locator(to)
+    .first()
+    .evaluate((element) => element.getBoundingClientRect().bottom + scrollY);
+  return { x: 0, y: Math.floor(top), width: page.viewportSize()!.width, height: Math.ceil(bottom - top) };
 }
 
 /** Fills in a weekly window and makes the link, as a visitor would. */
@@ -42,8 +65,8 @@ async function makeCalendarLink(page: Page): Promise<boolean> {
 const SHOTS: Shot[] = [
   { name: 'board', path: '/', darkAt: [390, 1280] },
   { name: 'board-zh', path: '/zh', darkAt: [390] },
-  { name: 'provider_a', path: '/provider_a' },
-  { name: 'provider_c-zh', path: '/zh/provider_c' },
+  { name: 'provider_a', path: '/provider_a', partsAt320: PROVIDER_PARTS },
+  { name: 'provider_c-zh', path: '/zh/provider_c', partsAt320: PROVIDER_PARTS },
   { name: 'tracker', path: '/tracker', prepare: makeCalendarLink },
 ];
 
@@ -73,6 +96,13 @@ try {
         const file = path.join(outDir, `${shot.name}-${width}${colorScheme === 'dark' ? '-dark' : ''}.png`);
         await page.screenshot({ path: file, fullPage });
         console.log(path.relative(projectRoot, file));
+        for (const [part, region] of Object.entries(
+          (width === 320 && colorScheme === 'light' && shot.partsAt320) || {},
+        )) {
+          const partFile = path.join(outDir, `${shot.name}-320-${part}.png`);
+          await page.screenshot({ path: partFile, fullPage: true, clip: await regionOf(page, region) });
+          console.log(path.relative(projectRoot, partFile));
+        }
         await context.close();
       }
     }
