@@ -139,6 +139,33 @@ describe('the first screen of the board', () => {
       await page.close();
     }
   });
+
+  // A column of characters is one or two to a line; a heading that wraps as text does holds many more. Four is
+  // the least a line of a Chinese heading may hold (its last line aside) at 320 px, where the columns were seen.
+  it.each(BOTH_LANGUAGES.filter((path) => path.startsWith('/zh')))(
+    '%s: every Chinese heading and caption reads in lines at 320 and 390 px',
+    async (path) => {
+      for (const screen of SCREENS.slice(0, 2)) {
+        const page = await open(sharedBaseUrl, path, screen);
+        const headings = await page.$$eval('h1, h2, h3, caption', (elements) =>
+          elements.flatMap((element) => {
+            const text = (element.textContent ?? '').replace(/\s+/g, '');
+            const range = document.createRange();
+            range.selectNodeContents(element);
+            const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
+            if (rects.length === 0) return []; // not shown at this width
+            return [{ text, lines: new Set(rects.map((rect) => Math.round(rect.top))).size }];
+          }),
+        );
+        expect(headings.length, `${path} at ${screen.width}`).toBeGreaterThan(0);
+        for (const { text, lines } of headings)
+          expect(lines, `"${text}" on ${path} at ${screen.width}`).toBeLessThanOrEqual(
+            Math.max(1, Math.ceil(text.length / 4)),
+          );
+        await page.close();
+      }
+    },
+  );
 });
 
 describe('no page scrolls sideways at 320 px', () => {
