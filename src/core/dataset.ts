@@ -46,14 +46,13 @@ const ProviderDataSchema = z.strictObject({
   ),
 });
 
+/** One entry of `schema` for every provider, and no other key. */
+const perProvider = <Schema extends z.ZodType>(schema: Schema) =>
+  z.strictObject(Object.fromEntries(PROVIDERS.map((provider) => [provider, schema])) as Record<Provider, Schema>);
+
 export const EdgeDatasetSchema = z.strictObject({
   builtAt: UtcTimestampSchema,
-  providers: z.strictObject(
-    Object.fromEntries(PROVIDERS.map((provider) => [provider, ProviderDataSchema])) as Record<
-      Provider,
-      typeof ProviderDataSchema
-    >,
-  ),
+  providers: perProvider(ProviderDataSchema),
 });
 export type EdgeDataset = z.infer<typeof EdgeDatasetSchema>;
 
@@ -62,12 +61,7 @@ export type EdgeSummaries = Record<Provider, ProviderSummary>;
 
 export const EdgeSummariesSchema = z.strictObject({
   builtAt: UtcTimestampSchema,
-  summaries: z.strictObject(
-    Object.fromEntries(PROVIDERS.map((provider) => [provider, ProviderSummarySchema])) as Record<
-      Provider,
-      typeof ProviderSummarySchema
-    >,
-  ),
+  summaries: perProvider(ProviderSummarySchema),
 });
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
