@@ -6,6 +6,7 @@ import { pageMessages, sendAll } from '../delivery/fan-out.ts';
 import { IN_IDS, jsonIds } from '../delivery/channels.ts';
 import { claimDeliveries } from '../delivery/ledger.ts';
 import { recordOutcomes } from '../delivery/outcomes.ts';
+import { topicSubscribers } from '../delivery/topics.ts';
 import {
   DELIVER_CHUNK_SIZE,
   type DeliverMessage,
@@ -41,14 +42,8 @@ export interface ConsumerSettings {
 
 /** One page of the topic's subscribers, as `deliver` messages, and the next page's `fanout` when there may be one. */
 export async function fanOut(env: ConsumerBindings, message: FanoutMessage): Promise<void> {
-  const { results } = await env.PUSH_DB.prepare(
-    `SELECT subscription_id FROM subscription_topics
-     WHERE provider = ?1 AND kind = ?2 AND subscription_id > ?3 ORDER BY subscription_id LIMIT ?4`,
-  )
-    .bind(message.event.provider, message.event.kind, message.afterId, FANOUT_PAGE_SIZE)
-    .all<{ subscription_id: number }>();
   const next = pageMessages<PushQueueMessage>(
-    results.map((row) => row.subscription_id),
+    await topicSubscribers(env.PUSH_DB, 'push', message.event, message.afterId, FANOUT_PAGE_SIZE),
     { page: FANOUT_PAGE_SIZE, chunk: DELIVER_CHUNK_SIZE },
     (afterId) => ({ ...message, afterId }),
     (subscriptionIds) => ({

@@ -1,4 +1,5 @@
 import type { SubscribeRequest, SubscriptionTopics } from '../../core/push/subscription.ts';
+import { replaceTopics } from '../delivery/topics.ts';
 
 /**
  * Subscriptions in D1 (migrations/0001_push.sql, 0004): one row per push endpoint, its topics as rows of their own.
@@ -39,14 +40,7 @@ export async function saveSubscription(
         .first<{ id: number }>()
     )?.id;
   if (id === undefined) throw new Error('the subscription was neither inserted nor found');
-  const topicRows = request.providers.flatMap((provider) =>
-    request.kinds.map((kind) =>
-      db
-        .prepare('INSERT INTO subscription_topics (provider, kind, subscription_id) VALUES (?1, ?2, ?3)')
-        .bind(provider, kind, id),
-    ),
-  );
-  await db.batch([db.prepare('DELETE FROM subscription_topics WHERE subscription_id = ?1').bind(id), ...topicRows]);
+  await db.batch(replaceTopics(db, 'push', id, request));
   return {
     created: inserted !== null,
     topics: { providers: request.providers, kinds: request.kinds, locale: request.locale },

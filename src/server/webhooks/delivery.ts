@@ -8,6 +8,7 @@ import { IN_IDS, jsonIds } from '../delivery/channels.ts';
 import { pageMessages, sendAll } from '../delivery/fan-out.ts';
 import { claimDeliveries } from '../delivery/ledger.ts';
 import { recordOutcomes } from '../delivery/outcomes.ts';
+import { topicSubscribers } from '../delivery/topics.ts';
 import { DELIVER_CHUNK_SIZE, FANOUT_PAGE_SIZE, type PushQueueMessage } from '../push/messages.ts';
 import type { ChatDeliverMessage, ChatFanoutMessage, ChatQueueMessage } from './messages.ts';
 import { type ChatSendOutcome, postChatMessage } from './post-message.ts';
@@ -31,14 +32,8 @@ export const chatFanoutOf = (message: Pick<ChatFanoutMessage, 'event' | 'transit
 
 /** One page of the topic's webhooks, as `chat-deliver` messages, and the next page's `chat-fanout` when there may be one. */
 export async function chatFanOut(env: ConsumerBindings, message: ChatFanoutMessage): Promise<void> {
-  const { results } = await env.PUSH_DB.prepare(
-    `SELECT webhook_id FROM chat_webhook_topics
-     WHERE provider = ?1 AND kind = ?2 AND webhook_id > ?3 ORDER BY webhook_id LIMIT ?4`,
-  )
-    .bind(message.event.provider, message.event.kind, message.afterId, FANOUT_PAGE_SIZE)
-    .all<{ webhook_id: number }>();
   const next = pageMessages<PushQueueMessage>(
-    results.map((row) => row.webhook_id),
+    await topicSubscribers(env.PUSH_DB, 'chat', message.event, message.afterId, FANOUT_PAGE_SIZE),
     { page: FANOUT_PAGE_SIZE, chunk: DELIVER_CHUNK_SIZE },
     (afterId) => ({ ...message, afterId }),
     (webhookIds) => ({

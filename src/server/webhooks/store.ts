@@ -1,5 +1,6 @@
 import type { ChatWebhookRequest, ChatWebhookTopics } from '../../core/chat/webhook-request.ts';
 import type { ChatPlatform } from '../../core/outbound/chat-platform.ts';
+import { replaceTopics } from '../delivery/topics.ts';
 
 /**
  * Chat webhooks in D1 (migrations/0007_chat_webhooks.sql): one row per webhook URL (in its stored form:
@@ -35,14 +36,7 @@ export async function saveChatWebhook(
         .first<{ id: number }>()
     )?.id;
   if (id === undefined) throw new Error('the webhook was neither inserted nor found');
-  const topicRows = request.providers.flatMap((provider) =>
-    request.kinds.map((kind) =>
-      db
-        .prepare('INSERT INTO chat_webhook_topics (provider, kind, webhook_id) VALUES (?1, ?2, ?3)')
-        .bind(provider, kind, id),
-    ),
-  );
-  await db.batch([db.prepare('DELETE FROM chat_webhook_topics WHERE webhook_id = ?1').bind(id), ...topicRows]);
+  await db.batch(replaceTopics(db, 'chat', id, request));
   return {
     created: inserted !== null,
     topics: { platform, providers: request.providers, kinds: request.kinds, locale: request.locale },
