@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
 import type { RunningServer } from '../scripts/lib/local-server.ts';
-import type { Event } from '../src/core/schemas.ts';
 import {
   type ChatReceiver,
   discordRateLimit,
@@ -16,6 +15,7 @@ import {
   eventually,
   MINUTE_MS,
   minuteOf,
+  publishedReset,
   publishInCopy,
   runCron as runCronAt,
   type ServedCopy,
@@ -63,20 +63,10 @@ const minutesAfterStart = (minutes: number) => new Date(startMinute.getTime() + 
 
 const runCron = (at: Date) => runCronAt(server, at);
 
+/** A reset announced five minutes before the start. */
+const reset = (id: string, effectiveAt: Date | null) => publishedReset(id, minutesAfterStart(-5), effectiveAt);
+/** Each reset's summary, as publishedReset writes it: what a message must carry, written out here. */
 const SUMMARY = (id: string) => `Limits reset for everyone (${id}).`;
-const reset = (id: string, effectiveAt: Date | null): Event => ({
-  id,
-  provider: 'provider_a',
-  kind: 'reset',
-  scope: 'global',
-  announcedAt: minutesAfterStart(-5).toISOString(),
-  effectiveAt: effectiveAt?.toISOString() ?? null,
-  sourceUrl: `https://posts.provider-a.example/${id}`,
-  sourceAccount: 'provider_a_team',
-  summary: SUMMARY(id),
-  audience: [],
-  verified: true,
-});
 
 /** The event and moment a message is about, read from the link to the event's anchor that each platform carries. */
 const eventOf = (message: ReceivedMessage): string => {

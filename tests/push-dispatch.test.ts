@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
 import type { RunningServer } from '../scripts/lib/local-server.ts';
-import type { Event } from '../src/core/schemas.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
 import {
   createSubscriberKeys,
@@ -17,6 +16,7 @@ import {
   eventually,
   MINUTE_MS,
   minuteOf,
+  publishedReset,
   publishInCopy,
   runCron as runCronAt,
   type ServedCopy,
@@ -79,19 +79,8 @@ const claims = async () =>
     )
   ).map((row) => `${String(row['event_id'])}/${String(row['transition'])} at ${String(row['found_at'])}`);
 
-const reset = (id: string, effectiveAt: Date | null): Event => ({
-  id,
-  provider: 'provider_a',
-  kind: 'reset',
-  scope: 'global',
-  announcedAt: minutesAfterStart(-5).toISOString(),
-  effectiveAt: effectiveAt?.toISOString() ?? null,
-  sourceUrl: `https://posts.provider-a.example/${id}`,
-  sourceAccount: 'provider_a_team',
-  summary: `Limits reset for everyone (${id}).`,
-  audience: [],
-  verified: true,
-});
+/** A reset announced five minutes before the start. */
+const reset = (id: string, effectiveAt: Date | null) => publishedReset(id, minutesAfterStart(-5), effectiveAt);
 
 interface Payload {
   eventId: string;

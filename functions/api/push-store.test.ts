@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixtureFiles } from '../../scripts/lib/built-files.ts';
 import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import { makeEvent, NOW } from '../../src/core/test-events.ts';
-import { generateVapidSecrets } from '../../src/node/local-vapid.ts';
 import { withCommonHeaders } from '../../src/server/http/cors.ts';
 import { deliver, fanOut } from '../../src/server/push/consumer.ts';
-import { type PushDatabase, recordingQueue, startPushDatabase } from '../../tests/support/push-d1.ts';
+import { pushDatabaseForFile, REAL_D1, startPushDatabase } from '../../tests/support/push-d1.ts';
 import { createSubscriberKeys } from '../../tests/support/push-receiver.ts';
+import { recordingQueue } from '../../tests/support/recording-queue.ts';
+import { vapidForTest } from '../../tests/support/test-vapid.ts';
 
 /**
  * The push write path in-process over a real local D1 (Miniflare's, as `wrangler dev` runs it): what the outbound-
@@ -14,22 +15,10 @@ import { createSubscriberKeys } from '../../tests/support/push-receiver.ts';
  * Expected rows and statuses are written by hand from decisions.md.
  */
 
-const secrets = generateVapidSecrets('mailto:test@departures-board.invalid');
-const vapid = {
-  subject: secrets.VAPID_SUBJECT,
-  publicKey: secrets.VAPID_PUBLIC_KEY,
-  privateKey: secrets.VAPID_PRIVATE_KEY,
-};
+const { secrets, keys: vapid } = vapidForTest();
 const files = fixtureFiles([], NOW);
-/** A real local D1 in workerd: starting one takes about a second, and several on a loaded machine. */
-const REAL_D1 = { timeout: 60_000 };
 
-let database: PushDatabase;
-beforeAll(async () => {
-  database = await startPushDatabase();
-}, REAL_D1.timeout);
-afterAll(() => database.dispose(), REAL_D1.timeout);
-beforeEach(() => database.empty(), REAL_D1.timeout);
+const database = pushDatabaseForFile();
 
 const appOver = (db: D1Database) => edgeApp(files, { push: { ...secrets, PUSH_DB: db } });
 

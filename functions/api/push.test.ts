@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { fixtureFiles } from '../../scripts/lib/built-files.ts';
 import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import { NOW } from '../../src/core/test-events.ts';
+import { hostileJsonBody } from '../../tests/support/hostile-requests.ts';
+import { issuesOf } from '../../tests/support/invalid-request.ts';
 
 /**
  * The push write path's bad bodies, in-process (no D1 here: every answer below is decided before storage; the
@@ -35,14 +37,6 @@ const post = (body: unknown, init: RequestInit = {}, push = {}) =>
     body: typeof body === 'string' ? body : JSON.stringify(body),
     ...init,
   });
-
-async function issuesOf(response: Response | undefined): Promise<{ path: (string | number)[] }[]> {
-  expect(response?.status).toBe(400);
-  const body = (await response!.json()) as { error: string; issues: { path: (string | number)[] }[] };
-  expect(body.error).toBe('invalid_request');
-  expect(body.issues.length).toBeGreaterThan(0);
-  return body.issues;
-}
 
 describe('POST /api/push/subscriptions: bad bodies', () => {
   it('a good body passes validation (503 here: no database in-process)', async () => {
@@ -136,9 +130,9 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
     ['a compressed-point marker on 65 bytes', point(Array(32).fill(7), Array(32).fill(9), 0x02)],
   ])('a p256dh of the right size that is no point on P-256: %s', async (_name, p256dh) => {
     const body = goodBody();
-    const issues = (await issuesOf(
+    const issues = await issuesOf(
       await post({ ...body, subscription: { ...body.subscription, keys: { ...body.subscription.keys, p256dh } } }),
-    )) as { path: (string | number)[]; code: string; message: string }[];
+    );
     expect(issues).toEqual([
       expect.objectContaining({
         path: ['subscription', 'keys', 'p256dh'],
@@ -182,7 +176,7 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
     expect(new TextEncoder().encode(text).length).toBeLessThanOrEqual(4096);
     const response = await post(text);
     const raw = await response!.clone().text();
-    const issues = (await issuesOf(response)) as { code: string; path: (string | number)[]; message: string }[];
+    const issues = await issuesOf(response);
     expect(issues).toHaveLength(21);
     expect(issues.slice(0, 20).map((issue) => issue.path)).toEqual(
       Array.from({ length: 20 }, (_, index) => ['providers', index]),
@@ -223,17 +217,10 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
 
   it('never answers a 5xx but the decided 503 to anything a client may send', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(
-          fc.json(),
-          fc.string(),
-          fc.jsonValue().map((value) => JSON.stringify(value)),
-        ),
-        async (text) => {
-          const response = await post(text);
-          expect([400, 503]).toContain(response?.status);
-        },
-      ),
+      fc.asyncProperty(hostileJsonBody, async (text) => {
+        const response = await post(text);
+        expect([400, 503]).toContain(response?.status);
+      }),
       { numRuns: 200 },
     );
   });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { RouteSpec } from '../../src/core/routes/route.ts';
 import { ROUTES } from '../../src/core/routes/table.ts';
 
-/** Hostile query strings and path segments for the HTTP fuzz tests (and `npm run fuzz`). */
+/** Hostile query strings, path segments and bodies for the HTTP fuzz tests (and `npm run fuzz`). */
 
 /**
  * A random string of `min` to `max` characters: a random unit of up to 50 characters, repeated. fast-check makes
@@ -105,6 +105,16 @@ export const hostileMcpBody = fc.oneof(
   ),
   fc.json({ maxDepth: 3 }),
   fc.string({ maxLength: 200 }),
+);
+
+/**
+ * A body a client may send to a write path that takes JSON (push subscriptions, chat webhooks): any JSON text,
+ * the text of any JSON value, or any string at all.
+ */
+export const hostileJsonBody = fc.oneof(
+  fc.json(),
+  fc.string(),
+  fc.jsonValue().map((value) => JSON.stringify(value)),
 );
 
 /** One fuzzed request and the statuses its answer may have. */

@@ -1,15 +1,17 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { getPlatformProxy } from 'wrangler';
 import { copyMigratedD1 } from '../../scripts/lib/local-d1.ts';
-import type { PushQueueMessage } from '../../src/server/push/messages.ts';
 
 /**
  * A real local D1 (Miniflare's, the one `wrangler dev` runs) with the repository's push migrations applied, for
- * tests of the dispatcher and the consumer in Node; and a queue that records what is sent to it, so a test can
- * drive the consumer message by message.
+ * tests of the dispatcher and the consumer in Node.
  */
+
+/** A real local D1 in workerd: starting one takes about a second, and several on a loaded machine. */
+export const REAL_D1 = { timeout: 60_000 };
 
 export interface PushDatabase {
   db: D1Database;
@@ -53,21 +55,24 @@ export async function startPushDatabase(): Promise<PushDatabase> {
   };
 }
 
-export interface QueuedMessage {
-  body: PushQueueMessage;
-  delaySeconds: number | undefined;
-}
-
-/** A stand-in producer: keeps every message in order, to be handed to the consumer by the test. */
-export function recordingQueue() {
-  const sent: QueuedMessage[] = [];
-  const queue = {
-    async send(body: PushQueueMessage, options?: QueueSendOptions) {
-      sent.push({ body, delaySeconds: options?.delaySeconds });
-    },
-    async sendBatch(messages: Iterable<MessageSendRequest<PushQueueMessage>>) {
-      for (const message of messages) sent.push({ body: message.body, delaySeconds: message.delaySeconds });
+/**
+ * One database for the calling test file, emptied before each of its tests: starting one is a second of CPU
+ * (workerd), so a file starts it once. Registers the file's hooks; `db` is there once its `beforeAll` has run.
+ */
+export function pushDatabaseForFile(): { readonly db: D1Database } {
+  let database: PushDatabase | undefined;
+  const started = () => {
+    if (database === undefined) throw new Error('the file’s database is started by its beforeAll');
+    return database;
+  };
+  beforeAll(async () => {
+    database = await startPushDatabase();
+  }, REAL_D1.timeout);
+  afterAll(() => database?.dispose(), REAL_D1.timeout);
+  beforeEach(() => started().empty(), REAL_D1.timeout);
+  return {
+    get db() {
+      return started().db;
     },
   };
-  return { queue, sent, take: () => sent.splice(0, sent.length) };
 }

@@ -29,6 +29,8 @@ export interface RecordingReceiver<Body> {
   answerNext(path: string, ...answers: Answer[]): void;
   /** Resolves once `count` requests reached `path` (or the whole receiver), rejects after `timeoutMs`. */
   waitFor(count: number, path?: string, timeoutMs?: number): Promise<Received<Body>[]>;
+  /** Forgets the requests received so far, so that a file's tests share one receiver (the answers set stay). */
+  forget(): void;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,9 @@ export async function startRecordingReceiver<Body>(receiver: {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return matching(path);
+    },
+    forget: () => {
+      received.length = 0;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -9,6 +9,7 @@ import { compareNewestFirst } from '../../src/core/ordering.ts';
 import { FEED_FORMATS, type FeedFormat } from '../../src/core/render/feed-formats.ts';
 import { FEED_RENDERERS } from '../../src/core/render/feeds.ts';
 import type { Event } from '../../src/core/schemas.ts';
+import { makeEvent } from '../../src/core/test-events.ts';
 import { PROVIDERS } from '../../src/core/vocabulary.ts';
 
 /**
@@ -82,6 +83,21 @@ export async function publishWithFeeds(copy: ServedCopy, ...events: Event[]): Pr
       await writeFile(path.join(copy.dir, 'client', file), body);
     }
 }
+
+/**
+ * A reset of provider_a as the end-to-end tests of push and the chat webhooks publish it: announced at `announcedAt`,
+ * in effect then (`effectiveAt` null) or at `effectiveAt`, its summary naming its id. The rest is test-events.ts's
+ * event (its post at https://posts.provider-a.example/<id>); what it is delivered as, each test writes out itself.
+ */
+export const publishedReset = (id: string, announcedAt: Date, effectiveAt: Date | null): Event =>
+  makeEvent({
+    id,
+    provider: 'provider_a',
+    kind: 'reset',
+    announcedAt: announcedAt.toISOString(),
+    effectiveAt: effectiveAt?.toISOString() ?? null,
+    summary: `Limits reset for everyone (${id}).`,
+  });
 
 export const MINUTE_MS = 60_000;
 

@@ -70,6 +70,11 @@ export interface WebSubSubscriber {
   /** The subscriber's active subscription on `path` (after a confirmed subscribe and before an unsubscribe). */
   active(path: string): { topic: string; leaseSeconds: number; secret: string | undefined } | undefined;
   waitFor<T>(what: () => T | undefined, description: string, timeoutMs?: number): Promise<T>;
+  /**
+   * Forgets the verifications and deliveries recorded so far, so that a file's tests share one subscriber (its
+   * intents, subscriptions and the answers set stay).
+   */
+  forget(): void;
   close(): Promise<void>;
 }
 
@@ -206,6 +211,10 @@ export async function startWebSubSubscriber(): Promise<WebSubSubscriber> {
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+    },
+    forget: () => {
+      verifications.length = 0;
+      deliveries.length = 0;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -1,16 +1,13 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stamped } from '../../core/build-stamp.ts';
 import { buildEdgeDataset } from '../../core/dataset.ts';
 import type { Event } from '../../core/schemas.ts';
 import { makeEvent } from '../../core/test-events.ts';
-import { generateVapidSecrets } from '../../node/local-vapid.ts';
-import { type PushDatabase, recordingQueue, startPushDatabase } from '../../../tests/support/push-d1.ts';
-import {
-  createSubscriberKeys,
-  decryptPush,
-  startPushReceiver,
-  type PushReceiver,
-} from '../../../tests/support/push-receiver.ts';
+import { deliveryFixture } from '../../../tests/support/delivery-fixture.ts';
+import { REAL_D1 } from '../../../tests/support/push-d1.ts';
+import { createSubscriberKeys, decryptPush, startPushReceiver } from '../../../tests/support/push-receiver.ts';
+import { drainPushQueue } from '../../../tests/support/recording-queue.ts';
+import { vapidForTest } from '../../../tests/support/test-vapid.ts';
 import { buildMark, startBuildDispatch } from './build-dispatch.ts';
 import type { PushQueueMessage } from './messages.ts';
 import { saveSubscription } from './subscriptions-store.ts';
@@ -23,14 +20,10 @@ import { runPushQueue, runScheduledDispatch } from './worker-handlers.ts';
  * same in workerd from a served build's first request.
  */
 
-const secrets = generateVapidSecrets('mailto:test@departures-board.invalid');
-const REAL_D1 = { timeout: 60_000 };
+const { secrets } = vapidForTest();
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
-let database: PushDatabase;
-let db: D1Database;
-let receiver: PushReceiver;
-let queued: ReturnType<typeof recordingQueue>;
+const fixture = deliveryFixture({ receiver: startPushReceiver });
 let published: Event[];
 
 const assets = { fetch: async () => Response.json(stamped(buildEdgeDataset(published, new Date()), 'test-build')) };
@@ -39,62 +32,41 @@ const workerEnv = () => ({
   ...secrets,
   PUSH_ALLOW_LOOPBACK_RECEIVER: 'true',
   ASSETS: assets,
-  PUSH_DB: db,
-  PUSH_QUEUE: queued.queue as unknown as Queue,
+  PUSH_DB: fixture.db,
+  PUSH_QUEUE: fixture.queued.queue as unknown as Queue,
 });
 
-beforeAll(async () => {
-  receiver = await startPushReceiver();
-  database = await startPushDatabase();
-  db = database.db;
-}, REAL_D1.timeout);
-afterAll(async () => {
-  await receiver.close();
-  await database.dispose();
-}, REAL_D1.timeout);
-beforeEach(async () => {
-  await database.empty();
-  queued = recordingQueue();
-  receiver.received.length = 0;
+beforeEach(() => {
   published = [makeEvent({ id: 'history-1', announcedAt: minutesAgo(3000) })];
   vi.spyOn(console, 'log').mockImplementation(() => undefined);
-}, REAL_D1.timeout);
+});
 afterEach(() => vi.restoreAllMocks());
 
 async function subscribe(path: string) {
   const keys = createSubscriberKeys();
-  const subscription = { endpoint: `${receiver.origin}${path}`, expirationTime: null, keys };
-  await saveSubscription(db, { subscription, providers: ['provider_a'], kinds: ['reset'], locale: 'en' }, new Date());
+  const subscription = { endpoint: `${fixture.receiver.origin}${path}`, expirationTime: null, keys };
+  await saveSubscription(
+    fixture.db,
+    { subscription, providers: ['provider_a'], kinds: ['reset'], locale: 'en' },
+    new Date(),
+  );
   return { path, keys };
 }
 
 /** Hands what the queue holds to the worker's queue handler until it is empty; the messages each one retried. */
 async function drainThroughWorker(): Promise<PushQueueMessage[]> {
   const retried: PushQueueMessage[] = [];
-  for (let messages = queued.take(); messages.length > 0; messages = queued.take()) {
-    const batch = {
-      queue: 'departures-board-push',
-      messages: messages.map(({ body }, index) => ({
-        id: String(index),
-        timestamp: new Date(),
-        attempts: 1,
-        body,
-        ack() {},
-        retry() {
-          retried.push(body);
-        },
-      })),
-      ackAll() {},
-      retryAll() {},
-    } as unknown as MessageBatch<PushQueueMessage>;
-    await runPushQueue(batch, workerEnv());
-  }
+  await drainPushQueue(fixture.queued, (batch) => runPushQueue(batch, workerEnv()), {
+    retry: (body) => retried.push(body),
+  });
   return retried;
 }
 
 const buildRows = async () =>
   (
-    await db.prepare("SELECT name FROM dispatch_state WHERE name LIKE 'build:%' ORDER BY name").all<{ name: string }>()
+    await fixture.db
+      .prepare("SELECT name FROM dispatch_state WHERE name LIKE 'build:%' ORDER BY name")
+      .all<{ name: string }>()
   ).results.map(({ name }) => name);
 
 describe("a new build's first request", REAL_D1, () => {
@@ -103,17 +75,17 @@ describe("a new build's first request", REAL_D1, () => {
     // The first build ever meets the history: marked as sent, nothing pushed.
     const first = await Promise.all([1, 2, 3].map(() => startBuildDispatch(workerEnv(), 'build-1', new Date())));
     expect(first.sort()).toEqual(['claimed-before', 'claimed-before', 'enqueued']);
-    expect(queued.sent.map(({ body }) => body)).toEqual([{ type: 'dispatch', buildId: 'build-1' }]);
+    expect(fixture.queued.sent.map(({ body }) => body)).toEqual([{ type: 'dispatch', buildId: 'build-1' }]);
     expect(await drainThroughWorker()).toEqual([]);
-    expect(receiver.received).toHaveLength(0);
+    expect(fixture.receiver.received).toHaveLength(0);
 
     // The next build carries a new event: four isolates start at once.
     published.push(makeEvent({ id: 'new-1', announcedAt: minutesAgo(1) }));
     const second = await Promise.all([1, 2, 3, 4].map(() => startBuildDispatch(workerEnv(), 'build-2', new Date())));
     expect(second.filter((outcome) => outcome === 'enqueued')).toHaveLength(1);
-    expect(queued.sent.map(({ body }) => body)).toEqual([{ type: 'dispatch', buildId: 'build-2' }]);
+    expect(fixture.queued.sent.map(({ body }) => body)).toEqual([{ type: 'dispatch', buildId: 'build-2' }]);
     expect(await drainThroughWorker()).toEqual([]);
-    const [push] = await receiver.waitFor(1, subscriber.path);
+    const [push] = await fixture.receiver.waitFor(1, subscriber.path);
     expect(JSON.parse(decryptPush(push!, subscriber.keys))).toMatchObject({
       eventId: 'new-1',
       transition: 'announced',
@@ -121,13 +93,13 @@ describe("a new build's first request", REAL_D1, () => {
 
     // The minute cron afterwards finds the pair claimed: it enqueues nothing.
     await runScheduledDispatch(workerEnv(), new Date());
-    expect(queued.sent).toHaveLength(0);
+    expect(fixture.queued.sent).toHaveLength(0);
     // A later isolate of either build (or a rollback to the first) starts nothing.
     expect(await startBuildDispatch(workerEnv(), 'build-2', new Date())).toBe('claimed-before');
     expect(await startBuildDispatch(workerEnv(), 'build-1', new Date())).toBe('claimed-before');
-    expect(queued.sent).toHaveLength(0);
+    expect(fixture.queued.sent).toHaveLength(0);
     expect(await buildRows()).toEqual([buildMark('build-1'), buildMark('build-2')]);
-    expect(receiver.received).toHaveLength(1);
+    expect(fixture.receiver.received).toHaveLength(1);
   });
 
   it('gives the claim back when the queue refuses, so that the build’s next isolate starts it', async () => {
@@ -142,10 +114,10 @@ describe("a new build's first request", REAL_D1, () => {
   });
 
   it('claims nothing while push is off (no VAPID secrets), as the cron claims nothing then', async () => {
-    const off = { PUSH_DB: db, PUSH_QUEUE: queued.queue };
+    const off = { PUSH_DB: fixture.db, PUSH_QUEUE: fixture.queued.queue };
     expect(await startBuildDispatch(off, 'build-4', new Date())).toBe('off');
     expect(await buildRows()).toEqual([]);
-    expect(queued.sent).toHaveLength(0);
+    expect(fixture.queued.sent).toHaveLength(0);
   });
 
   it('leaves a dispatch whose data set cannot be read to the queue’s retries', async () => {
@@ -158,7 +130,7 @@ describe("a new build's first request", REAL_D1, () => {
     } finally {
       assets.fetch = readable;
     }
-    const claims = await db.prepare('SELECT count(*) AS n FROM notifications').first<{ n: number }>();
+    const claims = await fixture.db.prepare('SELECT count(*) AS n FROM notifications').first<{ n: number }>();
     expect(claims!.n).toBe(0);
   });
 });

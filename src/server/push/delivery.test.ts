@@ -1,26 +1,28 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { stamped } from '../../core/build-stamp.ts';
 import { buildEdgeDataset } from '../../core/dataset.ts';
 import { pushPayload } from '../../core/push/payload.ts';
 import type { Event } from '../../core/schemas.ts';
-import { makeEvent } from '../../core/test-events.ts';
+import { makeEvent, NOW } from '../../core/test-events.ts';
 import type { EventKind, Locale, Provider } from '../../core/vocabulary.ts';
-import { generateVapidSecrets } from '../../node/local-vapid.ts';
-import { type PushDatabase, recordingQueue, startPushDatabase } from '../../../tests/support/push-d1.ts';
+import { deliveryFixture } from '../../../tests/support/delivery-fixture.ts';
+import { minutesFrom } from '../../../tests/support/minutes-from.ts';
+import { REAL_D1 } from '../../../tests/support/push-d1.ts';
 import {
   createSubscriberKeys,
   decryptPush,
   startPushReceiver,
   verifyVapid,
-  type PushReceiver,
   type SubscriberKeys,
 } from '../../../tests/support/push-receiver.ts';
+import { drainPushQueue } from '../../../tests/support/recording-queue.ts';
+import { vapidForTest } from '../../../tests/support/test-vapid.ts';
 import { BASE_URL } from '../base-url.ts';
 import { consumePushBatch, deliver, fanOut } from './consumer.ts';
 import { FAILING_LIMIT_MS } from '../delivery/policy.ts';
 import { pruneLedger } from '../delivery/ledger.ts';
 import { dispatchDue } from './dispatch.ts';
-import type { DeliverMessage, PushQueueMessage } from './messages.ts';
+import type { DeliverMessage } from './messages.ts';
 import { saveSubscription } from './subscriptions-store.ts';
 
 /**
@@ -28,47 +30,21 @@ import { saveSubscription } from './subscriptions-store.ts';
  * a recorder the test hands to the consumer (tests/push-dispatch.test.ts runs the real queue in workerd).
  */
 
-const secrets = generateVapidSecrets('mailto:test@departures-board.invalid');
-const vapid = {
-  subject: secrets.VAPID_SUBJECT,
-  publicKey: secrets.VAPID_PUBLIC_KEY,
-  privateKey: secrets.VAPID_PRIVATE_KEY,
-};
-const NOW = new Date('2026-06-15T12:00:00.000Z');
-const minutesFrom = (minutes: number, from = NOW) => new Date(from.getTime() + minutes * 60_000);
+const { keys: vapid } = vapidForTest();
 
-let database: PushDatabase;
-let db: D1Database;
-let receiver: PushReceiver;
-let queued: ReturnType<typeof recordingQueue>;
+const fixture = deliveryFixture({ receiver: startPushReceiver });
 let published: Event[];
 
 const assets = {
   fetch: async () => Response.json(stamped(buildEdgeDataset(published, NOW), 'test-build')),
 };
-const dispatchEnv = () => ({ ASSETS: assets, PUSH_DB: db, PUSH_QUEUE: queued.queue });
-const consumerEnv = () => ({ PUSH_DB: db, PUSH_QUEUE: queued.queue });
+const dispatchEnv = () => ({ ASSETS: assets, PUSH_DB: fixture.db, PUSH_QUEUE: fixture.queued.queue });
+const consumerEnv = () => ({ PUSH_DB: fixture.db, PUSH_QUEUE: fixture.queued.queue });
 const settings = () => ({ vapid, allowLoopbackReceiver: true });
 
-/** A real local D1 in workerd: starting one takes about a second, and several on a loaded machine. */
-const REAL_D1 = { timeout: 60_000 };
-
-beforeAll(async () => {
-  receiver = await startPushReceiver();
-  // One database for the file, emptied before each test: starting one is a second of CPU (workerd).
-  database = await startPushDatabase();
-  db = database.db;
-}, REAL_D1.timeout);
-afterAll(async () => {
-  await receiver.close();
-  await database.dispose();
-}, REAL_D1.timeout);
-beforeEach(async () => {
-  await database.empty();
-  queued = recordingQueue();
-  receiver.received.length = 0;
+beforeEach(() => {
   published = [makeEvent({ id: 'old-1', announcedAt: minutesFrom(-3000).toISOString() })];
-}, REAL_D1.timeout);
+});
 
 let sequence = 0;
 async function subscribe(
@@ -81,10 +57,10 @@ async function subscribe(
   const path = `/push/${sequence}`;
   const keys = createSubscriberKeys();
   await saveSubscription(
-    db,
+    fixture.db,
     {
       subscription: {
-        endpoint: `${receiver.origin}${path}`,
+        endpoint: `${fixture.receiver.origin}${path}`,
         expirationTime,
         keys: { p256dh: keys.p256dh, auth: keys.auth },
       },
@@ -94,34 +70,16 @@ async function subscribe(
     },
     NOW,
   );
-  const row = await db
+  const row = await fixture.db
     .prepare('SELECT id FROM subscriptions WHERE endpoint = ?1')
-    .bind(`${receiver.origin}${path}`)
+    .bind(`${fixture.receiver.origin}${path}`)
     .first<{ id: number }>();
   return { path, keys, id: row!.id };
 }
 
 /** Hands every recorded message to the consumer, and what they enqueue in turn, until the queue is empty. */
-async function drainQueue(now = NOW): Promise<void> {
-  for (let messages = queued.take(); messages.length > 0; messages = queued.take()) {
-    const batch = {
-      queue: 'departures-board-push',
-      messages: messages.map(({ body }, index) => ({
-        id: String(index),
-        timestamp: now,
-        attempts: 1,
-        body,
-        ack() {},
-        retry() {
-          throw new Error('a message failed');
-        },
-      })),
-      ackAll() {},
-      retryAll() {},
-    } as unknown as MessageBatch<PushQueueMessage>;
-    await consumePushBatch(batch, consumerEnv(), settings(), () => now);
-  }
-}
+const drainQueue = (now = NOW) =>
+  drainPushQueue(fixture.queued, (batch) => consumePushBatch(batch, consumerEnv(), settings(), () => now), { at: now });
 
 const deliverMessage = (event: Event, ids: number[], attempt = 1): DeliverMessage => ({
   type: 'deliver',
@@ -136,15 +94,15 @@ describe('the cron dispatch', REAL_D1, () => {
     const subscriber = await subscribe(['provider_a']);
     expect(await dispatchDue(dispatchEnv(), NOW)).toMatchObject({ enqueued: 0, suppressed: 1 });
     await drainQueue();
-    expect(receiver.received).toHaveLength(0);
+    expect(fixture.receiver.received).toHaveLength(0);
 
     published.push(makeEvent({ id: 'new-1', announcedAt: minutesFrom(-1).toISOString() }));
     expect(await dispatchDue(dispatchEnv(), NOW)).toMatchObject({ enqueued: 1, suppressed: 0 });
     expect(await dispatchDue(dispatchEnv(), minutesFrom(1))).toMatchObject({ enqueued: 0, suppressed: 0 });
     await drainQueue();
-    const pushes = await receiver.waitFor(1, subscriber.path);
+    const pushes = await fixture.receiver.waitFor(1, subscriber.path);
     expect(JSON.parse(decryptPush(pushes[0]!, subscriber.keys))).toMatchObject({ eventId: 'new-1' });
-    expect(receiver.received).toHaveLength(1);
+    expect(fixture.receiver.received).toHaveLength(1);
   });
 
   it('after a first dispatch with nothing due, the first event is sent, not taken for history', async () => {
@@ -154,7 +112,7 @@ describe('the cron dispatch', REAL_D1, () => {
     published.push(makeEvent({ id: 'first-ever', announcedAt: minutesFrom(-1).toISOString() }));
     expect(await dispatchDue(dispatchEnv(), NOW)).toMatchObject({ enqueued: 1 });
     await drainQueue();
-    await receiver.waitFor(1, subscriber.path);
+    await fixture.receiver.waitFor(1, subscriber.path);
   });
 
   it('fans a new event out once when two dispatches overlap', async () => {
@@ -163,7 +121,7 @@ describe('the cron dispatch', REAL_D1, () => {
     const results = await Promise.all([1, 2, 3].map(() => dispatchDue(dispatchEnv(), NOW)));
     expect(results.reduce((sum, result) => sum + result.enqueued, 0)).toBe(1);
     // One claim: push's fan-out and the chat webhooks' (src/server/webhooks), once.
-    expect(queued.sent.map(({ body }) => body.type)).toEqual(['fanout', 'chat-fanout']);
+    expect(fixture.queued.sent.map(({ body }) => body.type)).toEqual(['fanout', 'chat-fanout']);
   });
 
   it('sends a scheduled reset when announced and again when it takes effect, never a draft or a future event', async () => {
@@ -177,7 +135,7 @@ describe('the cron dispatch', REAL_D1, () => {
     await dispatchDue(dispatchEnv(), NOW);
     await dispatchDue(dispatchEnv(), minutesFrom(30));
     await drainQueue();
-    const pushes = await receiver.waitFor(2, subscriber.path);
+    const pushes = await fixture.receiver.waitFor(2, subscriber.path);
     const payloads = pushes.map((push) => JSON.parse(decryptPush(push, subscriber.keys)));
     expect(payloads.map((payload) => `${payload.eventId}/${payload.transition}`).sort()).toEqual([
       'pending/announced',
@@ -190,7 +148,7 @@ describe('the ledger', REAL_D1, () => {
   it('keeps 15 days of delivery rows and deletes older ones, a bounded slice per cron run', async () => {
     const { id } = await subscribe(['provider_a']);
     const day = 86_400_000;
-    const insert = db.prepare(
+    const insert = fixture.db.prepare(
       'INSERT INTO deliveries (subscription_id, event_id, transition, sent_at) VALUES (?1, ?2, ?3, ?4)',
     );
     // 16 days old (to go), exactly 14 days old and 1 hour old (to stay).
@@ -199,12 +157,12 @@ describe('the ledger', REAL_D1, () => {
       ['two-weeks', NOW.getTime() - 14 * day],
       ['recent', NOW.getTime() - 3_600_000],
     ] as const;
-    await db.batch(rows.map(([event, at]) => insert.bind(id, event, 'announced', new Date(at).toISOString())));
+    await fixture.db.batch(rows.map(([event, at]) => insert.bind(id, event, 'announced', new Date(at).toISOString())));
     const left = async () =>
-      (await db.prepare('SELECT event_id FROM deliveries ORDER BY event_id').all<{ event_id: string }>()).results.map(
-        (row) => row.event_id,
-      );
-    expect(await pruneLedger(db, 'push', NOW, 3)).toBe(3);
+      (
+        await fixture.db.prepare('SELECT event_id FROM deliveries ORDER BY event_id').all<{ event_id: string }>()
+      ).results.map((row) => row.event_id);
+    expect(await pruneLedger(fixture.db, 'push', NOW, 3)).toBe(3);
     expect((await left()).filter((event) => event.startsWith('old-'))).toHaveLength(2);
     // The cron's own run prunes too.
     await dispatchDue(dispatchEnv(), NOW);
@@ -220,18 +178,20 @@ describe('fan-out and delivery', REAL_D1, () => {
     const otherProvider = await subscribe(['provider_a'], ['boost']);
     const event = makeEvent({ id: 'b-boost', provider: 'provider_b', kind: 'boost', announcedAt: NOW.toISOString() });
     await fanOut(consumerEnv(), { type: 'fanout', event, transition: 'announced', afterId: 0 });
-    const messages = queued.sent.map(({ body }) => body);
+    const messages = fixture.queued.sent.map(({ body }) => body);
     expect(messages.every((body) => body.type === 'deliver')).toBe(true);
     expect(messages.flatMap((body) => (body.type === 'deliver' ? body.subscriptionIds : []))).toEqual(
       matching.map(({ id }) => id),
     );
     await drainQueue();
-    expect(receiver.received).toHaveLength(12);
-    expect(receiver.received.some(({ path }) => path === other.path || path === otherProvider.path)).toBe(false);
+    expect(fixture.receiver.received).toHaveLength(12);
+    expect(fixture.receiver.received.some(({ path }) => path === other.path || path === otherProvider.path)).toBe(
+      false,
+    );
   });
 
   it('pages a topic of more than one page of subscriptions through further fan-out messages', async () => {
-    await db
+    await fixture.db
       .prepare(
         `WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12003)
          INSERT INTO subscriptions (endpoint, p256dh, auth, locale, created_at)
@@ -239,12 +199,17 @@ describe('fan-out and delivery', REAL_D1, () => {
       )
       .bind(NOW.toISOString())
       .run();
-    await db.prepare(`INSERT INTO subscription_topics SELECT 'provider_c', 'reset', id FROM subscriptions`).run();
+    await fixture.db
+      .prepare(`INSERT INTO subscription_topics SELECT 'provider_c', 'reset', id FROM subscriptions`)
+      .run();
     const event = makeEvent({ id: 'c-reset', provider: 'provider_c', announcedAt: NOW.toISOString() });
     const reached: number[] = [];
     let fanouts = 0;
-    queued.sent.push({ body: { type: 'fanout', event, transition: 'announced', afterId: 0 }, delaySeconds: undefined });
-    for (let next = queued.take(); next.length > 0; next = queued.take())
+    fixture.queued.sent.push({
+      body: { type: 'fanout', event, transition: 'announced', afterId: 0 },
+      delaySeconds: undefined,
+    });
+    for (let next = fixture.queued.take(); next.length > 0; next = fixture.queued.take())
       for (const { body } of next) {
         if (body.type === 'fanout') {
           fanouts += 1;
@@ -265,10 +230,10 @@ describe('fan-out and delivery', REAL_D1, () => {
       [english, 'en'],
       [chinese, 'zh'],
     ] as const) {
-      const [push] = await receiver.waitFor(1, subscriber.path);
+      const [push] = await fixture.receiver.waitFor(1, subscriber.path);
       expect(push!.headers['ttl']).toBe('86400');
       expect(push!.headers['urgency']).toBe('high');
-      const claims = await verifyVapid(push!, vapid.publicKey, receiver.origin.replace('http:', 'https:'));
+      const claims = await verifyVapid(push!, vapid.publicKey, fixture.receiver.origin.replace('http:', 'https:'));
       expect(claims.sub).toBe('mailto:test@departures-board.invalid');
       const payload = JSON.parse(decryptPush(push!, subscriber.keys));
       expect(payload).toStrictEqual({
@@ -289,7 +254,7 @@ describe('fan-out and delivery', REAL_D1, () => {
     const subscriber = await subscribe(['provider_a'], ['promo']);
     const event = makeEvent({ id: 'a-promo', kind: 'promo', announcedAt: NOW.toISOString() });
     await deliver(consumerEnv(), deliverMessage(event, [subscriber.id]), settings(), NOW);
-    const [push] = await receiver.waitFor(1, subscriber.path);
+    const [push] = await fixture.receiver.waitFor(1, subscriber.path);
     expect(push!.headers['urgency']).toBe('normal');
   });
 
@@ -300,51 +265,53 @@ describe('fan-out and delivery', REAL_D1, () => {
     await Promise.all(
       [1, 2].map(() => deliver(consumerEnv(), deliverMessage(event, [subscriber.id]), settings(), NOW)),
     );
-    await receiver.waitFor(1, subscriber.path);
-    expect(receiver.received).toHaveLength(1);
+    await fixture.receiver.waitFor(1, subscriber.path);
+    expect(fixture.receiver.received).toHaveLength(1);
   });
 
   it('deletes a subscription whose push service answers 404 or 410, and still delivers to the others', async () => {
     const gone = await subscribe(['provider_a']);
     const notFound = await subscribe(['provider_a']);
     const fine = await subscribe(['provider_a']);
-    receiver.answerNext(gone.path, { status: 410 });
-    receiver.answerNext(notFound.path, { status: 404 });
+    fixture.receiver.answerNext(gone.path, { status: 410 });
+    fixture.receiver.answerNext(notFound.path, { status: 404 });
     const event = makeEvent({ id: 'gone', announcedAt: NOW.toISOString() });
     await deliver(consumerEnv(), deliverMessage(event, [gone.id, notFound.id, fine.id]), settings(), NOW);
-    const ids = (await db.prepare('SELECT id FROM subscriptions ORDER BY id').all<{ id: number }>()).results;
+    const ids = (await fixture.db.prepare('SELECT id FROM subscriptions ORDER BY id').all<{ id: number }>()).results;
     expect(ids.map(({ id }) => id)).toEqual([fine.id]);
-    const topics = await db.prepare('SELECT count(*) AS n FROM subscription_topics').first<{ n: number }>();
+    const topics = await fixture.db.prepare('SELECT count(*) AS n FROM subscription_topics').first<{ n: number }>();
     expect(topics!.n).toBe(1);
-    expect(queued.sent).toHaveLength(0);
+    expect(fixture.queued.sent).toHaveLength(0);
   });
 
   it('retries a 429 after its Retry-After and a 5xx or no answer with backoff, only those, until delivered', async () => {
     const limited = await subscribe(['provider_a']);
     const failing = await subscribe(['provider_a']);
     const fine = await subscribe(['provider_a']);
-    receiver.answerNext(limited.path, { status: 429, headers: { 'retry-after': '7' } });
-    receiver.answerNext(failing.path, { status: 503 });
+    fixture.receiver.answerNext(limited.path, { status: 429, headers: { 'retry-after': '7' } });
+    fixture.receiver.answerNext(failing.path, { status: 503 });
     const event = makeEvent({ id: 'retried', announcedAt: NOW.toISOString() });
     await deliver(consumerEnv(), deliverMessage(event, [limited.id, failing.id, fine.id]), settings(), NOW);
-    expect(queued.sent).toEqual([{ body: deliverMessage(event, [limited.id, failing.id], 2), delaySeconds: 7 }]);
-    const failingRows = await db
+    expect(fixture.queued.sent).toEqual([
+      { body: deliverMessage(event, [limited.id, failing.id], 2), delaySeconds: 7 },
+    ]);
+    const failingRows = await fixture.db
       .prepare('SELECT id, failing_since FROM subscriptions WHERE failing_since IS NOT NULL ORDER BY id')
       .all<{ id: number; failing_since: string }>();
     expect(failingRows.results).toEqual([
       { id: limited.id, failing_since: NOW.toISOString() },
       { id: failing.id, failing_since: NOW.toISOString() },
     ]);
-    receiver.answerNext(failing.path, { status: 500 });
-    const retry = queued.take()[0]!.body as DeliverMessage;
+    fixture.receiver.answerNext(failing.path, { status: 500 });
+    const retry = fixture.queued.take()[0]!.body as DeliverMessage;
     await deliver(consumerEnv(), retry, settings(), minutesFrom(1));
-    expect(queued.sent).toEqual([{ body: deliverMessage(event, [failing.id], 3), delaySeconds: 60 }]);
-    await deliver(consumerEnv(), queued.take()[0]!.body as DeliverMessage, settings(), minutesFrom(2));
-    expect(queued.sent).toHaveLength(0);
-    expect((await receiver.waitFor(2, limited.path)).map((push) => push.path)).toHaveLength(2);
-    expect(await receiver.waitFor(3, failing.path)).toHaveLength(3);
-    expect(await receiver.waitFor(1, fine.path)).toHaveLength(1);
-    const still = await db
+    expect(fixture.queued.sent).toEqual([{ body: deliverMessage(event, [failing.id], 3), delaySeconds: 60 }]);
+    await deliver(consumerEnv(), fixture.queued.take()[0]!.body as DeliverMessage, settings(), minutesFrom(2));
+    expect(fixture.queued.sent).toHaveLength(0);
+    expect((await fixture.receiver.waitFor(2, limited.path)).map((push) => push.path)).toHaveLength(2);
+    expect(await fixture.receiver.waitFor(3, failing.path)).toHaveLength(3);
+    expect(await fixture.receiver.waitFor(1, fine.path)).toHaveLength(1);
+    const still = await fixture.db
       .prepare('SELECT count(*) AS n FROM subscriptions WHERE failing_since IS NOT NULL')
       .first<{ n: number }>();
     expect(still!.n).toBe(0);
@@ -353,34 +320,36 @@ describe('fan-out and delivery', REAL_D1, () => {
   it('retries when the push service cannot be reached, without holding up the others', async () => {
     const unreachable = await subscribe(['provider_a']);
     const fine = await subscribe(['provider_a']);
-    await db
+    await fixture.db
       .prepare('UPDATE subscriptions SET endpoint = ?2 WHERE id = ?1')
       .bind(unreachable.id, 'http://127.0.0.1:9/push/unreachable')
       .run();
     const event = makeEvent({ id: 'unreachable', announcedAt: NOW.toISOString() });
     await deliver(consumerEnv(), deliverMessage(event, [unreachable.id, fine.id]), settings(), NOW);
-    expect(queued.sent).toEqual([{ body: deliverMessage(event, [unreachable.id], 2), delaySeconds: 30 }]);
-    await receiver.waitFor(1, fine.path);
+    expect(fixture.queued.sent).toEqual([{ body: deliverMessage(event, [unreachable.id], 2), delaySeconds: 30 }]);
+    await fixture.receiver.waitFor(1, fine.path);
   });
 
   it('drops a subscription that has been failing for 7 days', async () => {
     const failingLong = await subscribe(['provider_a']);
     const failingShort = await subscribe(['provider_a']);
-    await db
+    await fixture.db
       .prepare('UPDATE subscriptions SET failing_since = ?2 WHERE id = ?1')
       .bind(failingLong.id, new Date(NOW.getTime() - FAILING_LIMIT_MS).toISOString())
       .run();
-    await db
+    await fixture.db
       .prepare('UPDATE subscriptions SET failing_since = ?2 WHERE id = ?1')
       .bind(failingShort.id, new Date(NOW.getTime() - FAILING_LIMIT_MS + 60_000).toISOString())
       .run();
-    receiver.answerNext(failingLong.path, { status: 503 });
-    receiver.answerNext(failingShort.path, { status: 400 });
+    fixture.receiver.answerNext(failingLong.path, { status: 503 });
+    fixture.receiver.answerNext(failingShort.path, { status: 400 });
     const event = makeEvent({ id: 'dropped', announcedAt: NOW.toISOString() });
     await deliver(consumerEnv(), deliverMessage(event, [failingLong.id, failingShort.id]), settings(), NOW);
-    const ids = (await db.prepare('SELECT id FROM subscriptions').all<{ id: number }>()).results.map(({ id }) => id);
+    const ids = (await fixture.db.prepare('SELECT id FROM subscriptions').all<{ id: number }>()).results.map(
+      ({ id }) => id,
+    );
     expect(ids).toEqual([failingShort.id]);
-    expect(queued.sent).toHaveLength(0);
+    expect(fixture.queued.sent).toHaveLength(0);
   });
 
   it('never sends to a subscription past its expirationTime, and deletes it as for a 410', async () => {
@@ -391,20 +360,20 @@ describe('fan-out and delivery', REAL_D1, () => {
     const event = makeEvent({ id: 'expiry', announcedAt: NOW.toISOString() });
     const ids = [expired.id, endsNow.id, endsLater.id, noEnd.id];
     await deliver(consumerEnv(), deliverMessage(event, ids), settings(), NOW);
-    await receiver.waitFor(1, endsLater.path);
-    await receiver.waitFor(1, noEnd.path);
-    expect(receiver.received.map(({ path }) => path).sort()).toEqual([endsLater.path, noEnd.path].sort());
-    const left = (await db.prepare('SELECT id FROM subscriptions ORDER BY id').all<{ id: number }>()).results;
+    await fixture.receiver.waitFor(1, endsLater.path);
+    await fixture.receiver.waitFor(1, noEnd.path);
+    expect(fixture.receiver.received.map(({ path }) => path).sort()).toEqual([endsLater.path, noEnd.path].sort());
+    const left = (await fixture.db.prepare('SELECT id FROM subscriptions ORDER BY id').all<{ id: number }>()).results;
     expect(left.map(({ id }) => id)).toEqual([endsLater.id, noEnd.id]);
-    const topics = await db.prepare('SELECT count(*) AS n FROM subscription_topics').first<{ n: number }>();
+    const topics = await fixture.db.prepare('SELECT count(*) AS n FROM subscription_topics').first<{ n: number }>();
     expect(topics!.n).toBe(2);
-    expect(queued.sent).toHaveLength(0);
+    expect(fixture.queued.sent).toHaveLength(0);
   });
 
   it('never sends to a loopback endpoint when the loopback receiver is off', async () => {
     const subscriber = await subscribe(['provider_a']);
     const event = makeEvent({ id: 'off', announcedAt: NOW.toISOString() });
     await deliver(consumerEnv(), deliverMessage(event, [subscriber.id]), { vapid, allowLoopbackReceiver: false }, NOW);
-    expect(receiver.received).toHaveLength(0);
+    expect(fixture.receiver.received).toHaveLength(0);
   });
 });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
-import { generateVapidSecrets } from '../../node/local-vapid.ts';
 import {
   createSubscriberKeys,
   decryptPush,
@@ -9,9 +8,9 @@ import {
   type PushReceiver,
   type ReceivedPush,
 } from '../../../tests/support/push-receiver.ts';
+import { vapidForTest } from '../../../tests/support/test-vapid.ts';
 import { PUSH_TTL_SECONDS, sendPush } from './sender.ts';
 import { forgetVapidAuthorizations, VAPID_RENEW_MARGIN_MS, vapidAuthorization } from './vapid-authorization.ts';
-import type { VapidKeys } from './vapid.ts';
 
 /**
  * The VAPID JWT signed once per push-service origin and reused (docs/push.md, "Sending"): pushes sent through the
@@ -19,11 +18,7 @@ import type { VapidKeys } from './vapid.ts';
  * public key, with the audience each origin must see; and the renewal, handed the clock at which to decide.
  */
 
-const keysFor = (subject: string): VapidKeys => {
-  const secrets = generateVapidSecrets(subject);
-  return { subject, publicKey: secrets.VAPID_PUBLIC_KEY, privateKey: secrets.VAPID_PRIVATE_KEY };
-};
-const vapid = keysFor('mailto:test@departures-board.invalid');
+const { keys: vapid } = vapidForTest();
 const options = { ttl: PUSH_TTL_SECONDS, urgency: 'high' as const, allowLoopbackReceiver: true };
 
 let first: PushReceiver;
@@ -93,7 +88,7 @@ describe('the VAPID JWT, once per push-service origin', () => {
 
   it('keeps tokens of different keys apart', async () => {
     await push(first, '/mine');
-    const theirs = keysFor('https://departures-board.invalid/contact');
+    const { keys: theirs } = vapidForTest('https://departures-board.invalid/contact');
     const keys = createSubscriberKeys();
     const target = { endpoint: `${first.origin}/theirs`, p256dh: keys.p256dh, auth: keys.auth, expirationTime: null };
     expect(await sendPush(target, '{}', theirs, options, new Date())).toEqual({ kind: 'sent' });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stamped } from '../../core/build-stamp.ts';
 import { buildEdgeDataset } from '../../core/dataset.ts';
-import { generateVapidSecrets } from '../../node/local-vapid.ts';
+import { vapidForTest } from '../../../tests/support/test-vapid.ts';
 import { runScheduledDispatch } from './worker-handlers.ts';
 
 /**
@@ -10,7 +10,7 @@ import { runScheduledDispatch } from './worker-handlers.ts';
  */
 
 const MINUTE = new Date('2026-04-07T08:15:00.000Z');
-const secrets = generateVapidSecrets('mailto:test@departures-board.invalid');
+const { secrets } = vapidForTest();
 const boardJson = () => Response.json(stamped(buildEdgeDataset([], MINUTE), 'test-build'));
 const missing = () => new Response('Not Found', { status: 404 });
 const lockedD1 = {

@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fixtureFiles } from '../../../scripts/lib/built-files.ts';
 import { edgeApp } from '../../../scripts/lib/edge-app.ts';
-import {
-  type ChatReceiver,
-  discordRateLimit,
-  slackRateLimit,
-  startChatReceiver,
-} from '../../../tests/support/chat-receiver.ts';
+import { discordRateLimit, slackRateLimit, startChatReceiver } from '../../../tests/support/chat-receiver.ts';
 import { DiscordExecuteWebhookSchema, SlackIncomingWebhookSchema } from '../../../tests/support/chat-shapes.ts';
-import { type PushDatabase, recordingQueue, startPushDatabase } from '../../../tests/support/push-d1.ts';
+import { deliveryFixture } from '../../../tests/support/delivery-fixture.ts';
+import { minutesFrom } from '../../../tests/support/minutes-from.ts';
+import { REAL_D1 } from '../../../tests/support/push-d1.ts';
+import { drainPushQueue } from '../../../tests/support/recording-queue.ts';
+import { vapidForTest } from '../../../tests/support/test-vapid.ts';
 import { stamped } from '../../core/build-stamp.ts';
 import { buildEdgeDataset } from '../../core/dataset.ts';
 import type { Event } from '../../core/schemas.ts';
-import { makeEvent } from '../../core/test-events.ts';
-import { generateVapidSecrets } from '../../node/local-vapid.ts';
+import { makeEvent, NOW } from '../../core/test-events.ts';
 import { withCommonHeaders } from '../http/cors.ts';
 import { consumePushBatch } from '../push/consumer.ts';
 import { FAILING_LIMIT_MS } from '../delivery/policy.ts';
 import { dispatchDue } from '../push/dispatch.ts';
-import type { PushQueueMessage } from '../push/messages.ts';
 import { pruneLedger } from '../delivery/ledger.ts';
 import { deliverChat } from './delivery.ts';
 import type { ChatDeliverMessage } from './messages.ts';
@@ -31,52 +28,29 @@ import type { ChatDeliverMessage } from './messages.ts';
  * tests/chat-webhooks.test.ts runs the same path in workerd with the real queue and cron.
  */
 
-const secrets = generateVapidSecrets('mailto:test@departures-board.invalid');
-const vapid = {
-  subject: secrets.VAPID_SUBJECT,
-  publicKey: secrets.VAPID_PUBLIC_KEY,
-  privateKey: secrets.VAPID_PRIVATE_KEY,
-};
-const NOW = new Date('2026-06-15T12:00:00.000Z');
-const minutesFrom = (minutes: number, from = NOW) => new Date(from.getTime() + minutes * 60_000);
-const REAL_D1 = { timeout: 60_000 };
+const { secrets, keys: vapid } = vapidForTest();
 const files = fixtureFiles([], NOW);
 
-let database: PushDatabase;
-let db: D1Database;
-let receiver: ChatReceiver;
-let queued: ReturnType<typeof recordingQueue>;
+const fixture = deliveryFixture({ receiver: startChatReceiver });
 let published: Event[];
 
 const assets = { fetch: async () => Response.json(stamped(buildEdgeDataset(published, NOW), 'test-build')) };
-const consumerEnv = () => ({ PUSH_DB: db, PUSH_QUEUE: queued.queue });
+const consumerEnv = () => ({ PUSH_DB: fixture.db, PUSH_QUEUE: fixture.queued.queue });
 const settings = (allowLoopbackReceiver = true) => ({ vapid, allowLoopbackReceiver });
 const app = (bindings: Record<string, unknown> = {}) =>
   edgeApp(files, {
     push: {
       ...secrets,
-      PUSH_DB: db,
-      PUSH_QUEUE: queued.queue as unknown as Queue,
+      PUSH_DB: fixture.db,
+      PUSH_QUEUE: fixture.queued.queue as unknown as Queue,
       PUSH_ALLOW_LOOPBACK_RECEIVER: 'true',
       ...bindings,
     },
   });
 
-beforeAll(async () => {
-  receiver = await startChatReceiver();
-  database = await startPushDatabase();
-  db = database.db;
-}, REAL_D1.timeout);
-afterAll(async () => {
-  await receiver.close();
-  await database.dispose();
-}, REAL_D1.timeout);
-beforeEach(async () => {
-  await database.empty();
-  queued = recordingQueue();
-  receiver.received.length = 0;
+beforeEach(() => {
   published = [makeEvent({ id: 'old-1', announcedAt: minutesFrom(-3000).toISOString() })];
-}, REAL_D1.timeout);
+});
 
 const write = (method: 'POST' | 'DELETE', body: unknown, bindings: Record<string, unknown> = {}) =>
   app(bindings).request('/api/webhooks', {
@@ -96,39 +70,21 @@ async function connect(
   sequence += 1;
   const path =
     platform === 'discord' ? `/api/webhooks/${sequence}/token-${sequence}` : `/services/T0/B${sequence}/secret`;
-  const response = await write('POST', { url: `${receiver.origin}${path}`, providers, kinds, locale });
+  const response = await write('POST', { url: `${fixture.receiver.origin}${path}`, providers, kinds, locale });
   expect(response?.status, await response?.clone().text()).toBe(201);
-  const row = await db
+  const row = await fixture.db
     .prepare('SELECT id FROM chat_webhooks WHERE url = ?1')
-    .bind(`${receiver.origin}${path}`)
+    .bind(`${fixture.receiver.origin}${path}`)
     .first<{ id: number }>();
   return { path, id: row!.id };
 }
 
 /** Hands every recorded message to the consumer, and what they enqueue in turn, until the queue is empty. */
-async function drainQueue(now = NOW): Promise<void> {
-  for (let messages = queued.take(); messages.length > 0; messages = queued.take()) {
-    const batch = {
-      queue: 'departures-board-push',
-      messages: messages.map(({ body }, index) => ({
-        id: String(index),
-        timestamp: now,
-        attempts: 1,
-        body,
-        ack() {},
-        retry() {
-          throw new Error('a message failed');
-        },
-      })),
-      ackAll() {},
-      retryAll() {},
-    } as unknown as MessageBatch<PushQueueMessage>;
-    await consumePushBatch(batch, consumerEnv(), settings(), () => now);
-  }
-}
+const drainQueue = (now = NOW) =>
+  drainPushQueue(fixture.queued, (batch) => consumePushBatch(batch, consumerEnv(), settings(), () => now), { at: now });
 
 const rows = async (table: string, columns = '*') =>
-  (await db.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).all()).results;
+  (await fixture.db.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).all()).results;
 const deliverMessage = (event: Event, ids: number[], attempt = 1): ChatDeliverMessage => ({
   type: 'chat-deliver',
   event,
@@ -206,16 +162,16 @@ describe('dispatch and delivery', REAL_D1, () => {
     const discordEn = await connect('discord', 'en');
     const slackZh = await connect('slack', 'zh');
     const otherTopic = await connect('discord', 'en', ['provider_b']);
-    await dispatchDue({ ASSETS: assets, PUSH_DB: db, PUSH_QUEUE: queued.queue }, NOW);
+    await dispatchDue({ ASSETS: assets, PUSH_DB: fixture.db, PUSH_QUEUE: fixture.queued.queue }, NOW);
     await drainQueue();
-    expect(receiver.received).toEqual([]);
+    expect(fixture.receiver.received).toEqual([]);
 
     published.push(makeEvent({ id: 'new-1', announcedAt: minutesFrom(-1).toISOString(), summary: 'Limits reset.' }));
-    await dispatchDue({ ASSETS: assets, PUSH_DB: db, PUSH_QUEUE: queued.queue }, NOW);
-    await dispatchDue({ ASSETS: assets, PUSH_DB: db, PUSH_QUEUE: queued.queue }, minutesFrom(1));
+    await dispatchDue({ ASSETS: assets, PUSH_DB: fixture.db, PUSH_QUEUE: fixture.queued.queue }, NOW);
+    await dispatchDue({ ASSETS: assets, PUSH_DB: fixture.db, PUSH_QUEUE: fixture.queued.queue }, minutesFrom(1));
     await drainQueue();
-    const [discord] = await receiver.waitFor(1, discordEn.path);
-    const [slack] = await receiver.waitFor(1, slackZh.path);
+    const [discord] = await fixture.receiver.waitFor(1, discordEn.path);
+    const [slack] = await fixture.receiver.waitFor(1, slackZh.path);
     expect(discord!.headers['content-type']).toBe('application/json');
     expect(DiscordExecuteWebhookSchema.parse(discord!.body)).toMatchObject({
       content: 'Provider A: Reset',
@@ -223,8 +179,8 @@ describe('dispatch and delivery', REAL_D1, () => {
     });
     expect(SlackIncomingWebhookSchema.parse(slack!.body)).toMatchObject({ text: '供应商 A：重置' });
     expect(JSON.stringify(slack!.body)).toContain('<http://localhost:4321/zh/provider_a#event-new-1|供应商 A：重置>');
-    expect(receiver.received.map(({ path }) => path).sort()).toEqual([discordEn.path, slackZh.path].sort());
-    expect(receiver.received.some(({ path }) => path === otherTopic.path)).toBe(false);
+    expect(fixture.receiver.received.map(({ path }) => path).sort()).toEqual([discordEn.path, slackZh.path].sort());
+    expect(fixture.receiver.received.some(({ path }) => path === otherTopic.path)).toBe(false);
     expect(await rows('chat_deliveries', 'webhook_id, event_id, transition')).toEqual([
       { webhook_id: discordEn.id, event_id: 'new-1', transition: 'announced' },
       { webhook_id: slackZh.id, event_id: 'new-1', transition: 'announced' },
@@ -236,44 +192,44 @@ describe('dispatch and delivery', REAL_D1, () => {
     const event = makeEvent({ id: 'twice', announcedAt: NOW.toISOString() });
     await deliverChat(consumerEnv(), deliverMessage(event, [webhook.id]), settings(), NOW);
     await deliverChat(consumerEnv(), deliverMessage(event, [webhook.id]), settings(), NOW);
-    expect(receiver.received).toHaveLength(1);
+    expect(fixture.receiver.received).toHaveLength(1);
   });
 
   it('deletes a webhook that answers 404 (Discord: Unknown Webhook) or 410 (Slack: channel_is_archived)', async () => {
     const deleted = await connect('discord');
     const archived = await connect('slack');
     const kept = await connect('slack');
-    receiver.answerNext(deleted.path, {
+    fixture.receiver.answerNext(deleted.path, {
       status: 404,
       headers: { 'content-type': 'application/json' },
       body: '{"message":"Unknown Webhook","code":10015}',
     });
-    receiver.answerNext(archived.path, { status: 410, body: 'channel_is_archived' });
+    fixture.receiver.answerNext(archived.path, { status: 410, body: 'channel_is_archived' });
     const event = makeEvent({ id: 'gone', announcedAt: NOW.toISOString() });
     await deliverChat(consumerEnv(), deliverMessage(event, [deleted.id, archived.id, kept.id]), settings(), NOW);
     expect(await rows('chat_webhooks', 'id')).toEqual([{ id: kept.id }]);
     expect(await rows('chat_webhook_topics', 'webhook_id')).toEqual([{ webhook_id: kept.id }]);
     expect(await rows('chat_deliveries', 'webhook_id')).toEqual([{ webhook_id: kept.id }]);
-    expect(queued.sent).toEqual([]);
+    expect(fixture.queued.sent).toEqual([]);
   });
 
   it('waits as a 429 says (Discord’s retry_after in its body, Slack’s Retry-After), without counting a failure', async () => {
     const discord = await connect('discord');
     const slack = await connect('slack');
     const event = makeEvent({ id: 'paced', announcedAt: NOW.toISOString() });
-    receiver.answerNext(discord.path, discordRateLimit(1.5));
+    fixture.receiver.answerNext(discord.path, discordRateLimit(1.5));
     await deliverChat(consumerEnv(), deliverMessage(event, [discord.id]), settings(), NOW);
     // 1.5 s, in the queue's whole seconds: 2.
-    expect(queued.take()).toEqual([{ body: deliverMessage(event, [discord.id], 2), delaySeconds: 2 }]);
-    receiver.answerNext(slack.path, slackRateLimit(7));
+    expect(fixture.queued.take()).toEqual([{ body: deliverMessage(event, [discord.id], 2), delaySeconds: 2 }]);
+    fixture.receiver.answerNext(slack.path, slackRateLimit(7));
     await deliverChat(consumerEnv(), deliverMessage(event, [slack.id]), settings(), NOW);
-    expect(queued.take()).toEqual([{ body: deliverMessage(event, [slack.id], 2), delaySeconds: 7 }]);
+    expect(fixture.queued.take()).toEqual([{ body: deliverMessage(event, [slack.id], 2), delaySeconds: 7 }]);
     // The claims were given back and nothing counts as failing: the retries post.
     expect(await rows('chat_deliveries')).toEqual([]);
     expect(await rows('chat_webhooks', 'failing_since')).toEqual([{ failing_since: null }, { failing_since: null }]);
     await deliverChat(consumerEnv(), deliverMessage(event, [discord.id, slack.id], 2), settings(), minutesFrom(1));
     const statusesAt = (path: string) =>
-      receiver.received.filter((message) => message.path === path).map(({ status }) => status);
+      fixture.receiver.received.filter((message) => message.path === path).map(({ status }) => status);
     expect(statusesAt(discord.path)).toEqual([429, 204]);
     expect(statusesAt(slack.path)).toEqual([429, 200]);
   });
@@ -281,25 +237,25 @@ describe('dispatch and delivery', REAL_D1, () => {
   it('the longer of a 429’s two waits (Discord sends both), within an hour', async () => {
     const discord = await connect('discord');
     const event = makeEvent({ id: 'both', announcedAt: NOW.toISOString() });
-    receiver.answerNext(discord.path, {
+    fixture.receiver.answerNext(discord.path, {
       ...discordRateLimit(0.25),
       headers: { 'content-type': 'application/json', 'retry-after': '3' },
     });
     await deliverChat(consumerEnv(), deliverMessage(event, [discord.id]), settings(), NOW);
-    expect(queued.take()[0]!.delaySeconds).toBe(3);
-    receiver.answerNext(discord.path, discordRateLimit(86_400));
+    expect(fixture.queued.take()[0]!.delaySeconds).toBe(3);
+    fixture.receiver.answerNext(discord.path, discordRateLimit(86_400));
     await deliverChat(consumerEnv(), deliverMessage(event, [discord.id]), settings(), NOW);
-    expect(queued.take()[0]!.delaySeconds).toBe(3600);
+    expect(fixture.queued.take()[0]!.delaySeconds).toBe(3600);
   });
 
   it('tries a 5xx again with backoff, counting toward the 7 days; a 400 is not tried again', async () => {
     const down = await connect('discord');
     const refused = await connect('slack');
-    receiver.answerNext(down.path, { status: 502 });
-    receiver.answerNext(refused.path, { status: 400, body: 'invalid_payload' });
+    fixture.receiver.answerNext(down.path, { status: 502 });
+    fixture.receiver.answerNext(refused.path, { status: 400, body: 'invalid_payload' });
     const event = makeEvent({ id: 'faults', announcedAt: NOW.toISOString() });
     await deliverChat(consumerEnv(), deliverMessage(event, [down.id, refused.id]), settings(), NOW);
-    expect(queued.take()).toEqual([{ body: deliverMessage(event, [down.id], 2), delaySeconds: 30 }]);
+    expect(fixture.queued.take()).toEqual([{ body: deliverMessage(event, [down.id], 2), delaySeconds: 30 }]);
     expect(await rows('chat_webhooks', 'id, failing_since')).toEqual([
       { id: down.id, failing_since: NOW.toISOString() },
       { id: refused.id, failing_since: NOW.toISOString() },
@@ -311,36 +267,36 @@ describe('dispatch and delivery', REAL_D1, () => {
   it('drops a webhook failing for 7 days at its next failure, and clears the record of one that answers', async () => {
     const longFailing = await connect('discord');
     const recovering = await connect('slack');
-    await db
+    await fixture.db
       .prepare('UPDATE chat_webhooks SET failing_since = ?1')
       .bind(new Date(NOW.getTime() - FAILING_LIMIT_MS).toISOString())
       .run();
-    receiver.answerNext(longFailing.path, { status: 503 });
+    fixture.receiver.answerNext(longFailing.path, { status: 503 });
     const event = makeEvent({ id: 'week', announcedAt: NOW.toISOString() });
     await deliverChat(consumerEnv(), deliverMessage(event, [longFailing.id, recovering.id]), settings(), NOW);
     expect(await rows('chat_webhooks', 'id, failing_since')).toEqual([{ id: recovering.id, failing_since: null }]);
-    expect(queued.sent).toEqual([]);
+    expect(fixture.queued.sent).toEqual([]);
   });
 
   it('never posts to a loopback webhook once the setting is off: the row is deleted unsent', async () => {
     const webhook = await connect('discord');
     const event = makeEvent({ id: 'off', announcedAt: NOW.toISOString() });
     await deliverChat(consumerEnv(), deliverMessage(event, [webhook.id]), settings(false), NOW);
-    expect(receiver.received).toEqual([]);
+    expect(fixture.receiver.received).toEqual([]);
     expect(await rows('chat_webhooks')).toEqual([]);
   });
 
   it('prunes ledger rows older than 15 days, the oldest first, a slice at a time', async () => {
     const webhook = await connect('discord');
-    const insert = db.prepare('INSERT INTO chat_deliveries VALUES (?1, ?2, ?3, ?4)');
-    await db.batch([
+    const insert = fixture.db.prepare('INSERT INTO chat_deliveries VALUES (?1, ?2, ?3, ?4)');
+    await fixture.db.batch([
       insert.bind(webhook.id, 'old-a', 'announced', minutesFrom(-16 * 24 * 60).toISOString()),
       insert.bind(webhook.id, 'old-b', 'announced', minutesFrom(-15 * 24 * 60 - 1).toISOString()),
       insert.bind(webhook.id, 'recent', 'announced', minutesFrom(-14 * 24 * 60).toISOString()),
     ]);
-    expect(await pruneLedger(db, 'chat', NOW, 1)).toBe(1);
+    expect(await pruneLedger(fixture.db, 'chat', NOW, 1)).toBe(1);
     expect((await rows('chat_deliveries', 'event_id')).map((row) => row['event_id'])).toEqual(['old-b', 'recent']);
-    expect(await pruneLedger(db, 'chat', NOW)).toBe(1);
+    expect(await pruneLedger(fixture.db, 'chat', NOW)).toBe(1);
     expect((await rows('chat_deliveries', 'event_id')).map((row) => row['event_id'])).toEqual(['recent']);
   });
 });

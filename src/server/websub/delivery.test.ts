@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { assetsBinding, fixtureFiles } from '../../../scripts/lib/built-files.ts';
-import { type PushDatabase, startPushDatabase } from '../../../tests/support/push-d1.ts';
+import { deliveryFixture } from '../../../tests/support/delivery-fixture.ts';
+import { minutesFrom } from '../../../tests/support/minutes-from.ts';
+import { REAL_D1 } from '../../../tests/support/push-d1.ts';
 import { startWebSubSubscriber, type WebSubSubscriber } from '../../../tests/support/websub-subscriber.ts';
 import type { Event } from '../../core/schemas.ts';
-import { makeEvent } from '../../core/test-events.ts';
+import { makeEvent, NOW } from '../../core/test-events.ts';
 import { BASE_URL } from '../base-url.ts';
 import { dispatchDue } from '../push/dispatch.ts';
 import { deliver, fanOut, verify, type WebSubConsumerBindings } from './consumer.ts';
@@ -18,33 +20,19 @@ import { pruneWebSub } from './store.ts';
  * http://localhost:4321.
  */
 
-const NOW = new Date('2026-06-15T12:00:00.000Z');
-const minutesFrom = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 const DAY_MS = 86_400_000;
-const REAL_D1 = { timeout: 60_000 };
 const topic = (path: string) => `${BASE_URL}${path}`;
 
-let database: PushDatabase;
-let db: D1Database;
-let subscriber: WebSubSubscriber;
+const fixture = deliveryFixture<WebSubSubscriber, WebSubQueueMessage>({ receiver: startWebSubSubscriber });
 let published: Event[];
-let queued: { body: WebSubQueueMessage; delaySeconds: number | undefined }[];
 
 const files = () => fixtureFiles(published, NOW);
 const assets = { fetch: (input: RequestInfo | URL, init?: RequestInit) => assetsBinding(files()).fetch(input, init) };
-const queue = {
-  async send(body: WebSubQueueMessage, options?: QueueSendOptions) {
-    queued.push({ body, delaySeconds: options?.delaySeconds });
-  },
-  async sendBatch(messages: Iterable<MessageSendRequest<WebSubQueueMessage>>) {
-    for (const message of messages) queued.push({ body: message.body, delaySeconds: message.delaySeconds });
-  },
-};
 /** Push's own queue: its fan-outs are push's business (src/server/push/delivery.test.ts). */
 const pushQueue = { sendBatch: async () => undefined };
-const env = (): WebSubConsumerBindings => ({ ASSETS: assets, PUSH_DB: db, WEBSUB_QUEUE: queue });
+const env = (): WebSubConsumerBindings => ({ ASSETS: assets, PUSH_DB: fixture.db, WEBSUB_QUEUE: fixture.queued.queue });
 const settings = { baseUrl: BASE_URL, allowLoopbackReceiver: true };
-const take = () => queued.splice(0, queued.length).map(({ body }) => body);
+const take = () => fixture.queued.take().map(({ body }) => body);
 
 /** What the consumer does with each recorded message and what they enqueue in turn, until none is left. */
 async function drain(now = NOW): Promise<void> {
@@ -65,14 +53,14 @@ async function subscribed(path: string, options: { secret?: string; leaseSeconds
     type: 'websub-verify',
     mode: 'subscribe',
     topic: topic(path),
-    callback: `${subscriber.origin}${callbackPath}`,
+    callback: `${fixture.receiver.origin}${callbackPath}`,
     leaseSeconds: options.leaseSeconds ?? 864000,
     secret: options.secret ?? null,
   };
   // What the subscriber does before it POSTs (the hub's answer to the POST is tests/websub.test.ts's).
-  subscriber.intend('subscribe', message.topic, callbackPath, options);
+  fixture.receiver.intend('subscribe', message.topic, callbackPath, options);
   expect(await verify(env(), message, settings, () => NOW)).toBe(true);
-  const row = await db
+  const row = await fixture.db
     .prepare('SELECT id FROM websub_subscriptions WHERE topic = ?1 AND callback = ?2')
     .bind(message.topic, message.callback)
     .first<{ id: number }>();
@@ -81,29 +69,16 @@ async function subscribed(path: string, options: { secret?: string; leaseSeconds
 
 const rows = async () =>
   (
-    await db
+    await fixture.db
       .prepare('SELECT topic, callback, secret, expires_at, failing_since FROM websub_subscriptions ORDER BY id')
       .all()
   ).results;
 
 const builtFeed = (path: string) => Buffer.from(files().get(path)!);
 
-beforeAll(async () => {
-  subscriber = await startWebSubSubscriber();
-  database = await startPushDatabase();
-  db = database.db;
-}, REAL_D1.timeout);
-afterAll(async () => {
-  await subscriber.close();
-  await database.dispose();
-}, REAL_D1.timeout);
-beforeEach(async () => {
-  await database.empty();
-  queued = [];
-  subscriber.deliveries.length = 0;
-  subscriber.verifications.length = 0;
+beforeEach(() => {
   published = [makeEvent({ id: 'old-1', provider: 'provider_b', announcedAt: minutesFrom(-3000).toISOString() })];
-}, REAL_D1.timeout);
+});
 
 describe('verification of intent (WebSub §5.3)', REAL_D1, () => {
   it('subscribes once the callback echoes the challenge; the lease counts from the GET', async () => {
@@ -111,7 +86,7 @@ describe('verification of intent (WebSub §5.3)', REAL_D1, () => {
       secret: 's3cret',
       leaseSeconds: 3600,
     });
-    const [verification] = subscriber.verifications;
+    const [verification] = fixture.receiver.verifications;
     expect(verification).toMatchObject({
       path,
       mode: 'subscribe',
@@ -176,7 +151,7 @@ describe('verification of intent (WebSub §5.3)', REAL_D1, () => {
   it('renews a subscription in place (new secret and lease), and unsubscribes only when the callback confirms', async () => {
     const first = await subscribed('/feed.atom', { secret: 'one' });
     const renewal: WebSubVerifyMessage = { ...first.message, secret: 'two', leaseSeconds: 120 };
-    subscriber.intend('subscribe', renewal.topic, first.path, { secret: 'two' });
+    fixture.receiver.intend('subscribe', renewal.topic, first.path, { secret: 'two' });
     expect(await verify(env(), renewal, settings, () => minutesFrom(10))).toBe(true);
     expect(await rows()).toMatchObject([{ secret: 'two', expires_at: '2026-06-15T12:12:00.000Z' }]);
 
@@ -184,17 +159,17 @@ describe('verification of intent (WebSub §5.3)', REAL_D1, () => {
     // Not asked for by the subscriber: refused, the subscription stays.
     expect(await verify(env(), unsubscribe, settings, () => NOW)).toBe(false);
     expect(await rows()).toHaveLength(1);
-    subscriber.intend('unsubscribe', unsubscribe.topic, first.path);
+    fixture.receiver.intend('unsubscribe', unsubscribe.topic, first.path);
     expect(await verify(env(), unsubscribe, settings, () => NOW)).toBe(true);
-    expect(subscriber.verifications.at(-1)).toMatchObject({ mode: 'unsubscribe', leaseSeconds: null });
+    expect(fixture.receiver.verifications.at(-1)).toMatchObject({ mode: 'unsubscribe', leaseSeconds: null });
     expect(await rows()).toEqual([]);
   });
 
   it('never calls a callback the outbound-address rules refuse (the loopback setting off)', async () => {
     const { message } = await subscribed('/feed.xml');
-    const before = subscriber.verifications.length;
+    const before = fixture.receiver.verifications.length;
     expect(await verify(env(), message, { ...settings, allowLoopbackReceiver: false }, () => NOW)).toBe(false);
-    expect(subscriber.verifications).toHaveLength(before);
+    expect(fixture.receiver.verifications).toHaveLength(before);
   });
 });
 
@@ -205,13 +180,19 @@ describe('content distribution (WebSub §7)', REAL_D1, () => {
     const other = await subscribed('/feed.atom?provider=provider_a', { secret: 'x' });
     // The first dispatch meets the history: nothing for WebSub either.
     expect(
-      await dispatchDue({ ASSETS: assets, PUSH_DB: db, PUSH_QUEUE: pushQueue, WEBSUB_QUEUE: queue }, NOW),
+      await dispatchDue(
+        { ASSETS: assets, PUSH_DB: fixture.db, PUSH_QUEUE: pushQueue, WEBSUB_QUEUE: fixture.queued.queue },
+        NOW,
+      ),
     ).toMatchObject({ suppressed: 1 });
-    expect(queued).toEqual([]);
+    expect(fixture.queued.sent).toEqual([]);
 
     published.unshift(makeEvent({ id: 'new-b', provider: 'provider_b', announcedAt: minutesFrom(-1).toISOString() }));
-    await dispatchDue({ ASSETS: assets, PUSH_DB: db, PUSH_QUEUE: pushQueue, WEBSUB_QUEUE: queue }, minutesFrom(1));
-    expect(queued.map(({ body }) => body)).toEqual([
+    await dispatchDue(
+      { ASSETS: assets, PUSH_DB: fixture.db, PUSH_QUEUE: pushQueue, WEBSUB_QUEUE: fixture.queued.queue },
+      minutesFrom(1),
+    );
+    expect(fixture.queued.sent.map(({ body }) => body)).toEqual([
       {
         type: 'websub-fanout',
         change: 'new-b/announced',
@@ -228,7 +209,7 @@ describe('content distribution (WebSub §7)', REAL_D1, () => {
     ]);
     await drain(minutesFrom(1));
 
-    const [toSigned] = subscriber.deliveries.filter((delivery) => delivery.path === signed.path);
+    const [toSigned] = fixture.receiver.deliveries.filter((delivery) => delivery.path === signed.path);
     expect(toSigned!.body.equals(builtFeed('/data/feeds/provider_b.xml'))).toBe(true);
     expect(toSigned!.body.toString()).toContain('#event-new-b');
     expect(toSigned!.headers['content-type']).toBe('application/rss+xml; charset=utf-8');
@@ -238,12 +219,12 @@ describe('content distribution (WebSub §7)', REAL_D1, () => {
     expect(toSigned!.signature).toBe('valid');
     expect(toSigned!.headers['x-hub-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
 
-    const [toPlain] = subscriber.deliveries.filter((delivery) => delivery.path === plain.path);
+    const [toPlain] = fixture.receiver.deliveries.filter((delivery) => delivery.path === plain.path);
     expect(toPlain!.body.equals(builtFeed('/feed.json'))).toBe(true);
     expect(toPlain!.headers['content-type']).toBe('application/feed+json; charset=utf-8');
     expect(toPlain!.signature).toBe('absent');
-    expect(subscriber.deliveries.filter((delivery) => delivery.path === other.path)).toEqual([]);
-    expect(subscriber.deliveries).toHaveLength(2);
+    expect(fixture.receiver.deliveries.filter((delivery) => delivery.path === other.path)).toEqual([]);
+    expect(fixture.receiver.deliveries).toHaveLength(2);
   });
 
   it('sends a change once, whatever the queue redelivers', async () => {
@@ -251,19 +232,19 @@ describe('content distribution (WebSub §7)', REAL_D1, () => {
     const message: WebSubDeliverMessage = { type: 'websub-deliver', change: 'c1', subscriptionIds: [id], attempt: 1 };
     await deliver(env(), message, settings, NOW);
     await deliver(env(), message, settings, NOW);
-    expect(subscriber.deliveries.filter((delivery) => delivery.path === path)).toHaveLength(1);
+    expect(fixture.receiver.deliveries.filter((delivery) => delivery.path === path)).toHaveLength(1);
     await deliver(env(), { ...message, change: 'c2' }, settings, NOW);
-    expect(subscriber.deliveries.filter((delivery) => delivery.path === path)).toHaveLength(2);
+    expect(fixture.receiver.deliveries.filter((delivery) => delivery.path === path)).toHaveLength(2);
   });
 
   it('tries a refused delivery again with backoff (the callback’s Retry-After, else 30 s doubling), then delivers', async () => {
     const limited = await subscribed('/feed.xml');
     const failing = await subscribed('/feed.xml');
-    subscriber.answerNext(limited.path, { status: 429, headers: { 'Retry-After': '7' } });
-    subscriber.answerNext(failing.path, { status: 500 }, { status: 400 });
+    fixture.receiver.answerNext(limited.path, { status: 429, headers: { 'Retry-After': '7' } });
+    fixture.receiver.answerNext(failing.path, { status: 500 }, { status: 400 });
     const ids = [limited.id, failing.id];
     await deliver(env(), { type: 'websub-deliver', change: 'c', subscriptionIds: ids, attempt: 1 }, settings, NOW);
-    expect(queued).toEqual([
+    expect(fixture.queued.sent).toEqual([
       {
         body: { type: 'websub-deliver', change: 'c', subscriptionIds: ids, attempt: 2 },
         delaySeconds: 7,
@@ -271,15 +252,15 @@ describe('content distribution (WebSub §7)', REAL_D1, () => {
     ]);
     expect((await rows()).map((row) => row['failing_since'])).toEqual([NOW.toISOString(), NOW.toISOString()]);
     await deliver(env(), take()[0] as WebSubDeliverMessage, settings, minutesFrom(1));
-    expect(queued).toEqual([
+    expect(fixture.queued.sent).toEqual([
       {
         body: { type: 'websub-deliver', change: 'c', subscriptionIds: [failing.id], attempt: 3 },
         delaySeconds: 60,
       },
     ]);
     await deliver(env(), take()[0] as WebSubDeliverMessage, settings, minutesFrom(2));
-    expect(queued).toEqual([]);
-    expect(subscriber.deliveries.map((delivery) => [delivery.path, delivery.status])).toEqual([
+    expect(fixture.queued.sent).toEqual([]);
+    expect(fixture.receiver.deliveries.map((delivery) => [delivery.path, delivery.status])).toEqual([
       [limited.path, 429],
       [failing.path, 500],
       [limited.path, 200],
@@ -291,17 +272,17 @@ describe('content distribution (WebSub §7)', REAL_D1, () => {
 
   it('gives up a change after push’s number of tries', async () => {
     const { id, path } = await subscribed('/feed.xml');
-    subscriber.answerNext(path, { status: 503 });
+    fixture.receiver.answerNext(path, { status: 503 });
     await deliver(env(), { type: 'websub-deliver', change: 'c', subscriptionIds: [id], attempt: 8 }, settings, NOW);
-    expect(queued).toEqual([]);
+    expect(fixture.queued.sent).toEqual([]);
     expect(await rows()).toMatchObject([{ failing_since: NOW.toISOString() }]);
   });
 
   it('drops a subscription whose callback answers 410, or that has failed for 7 days', async () => {
     const gone = await subscribed('/feed.xml');
     const failing = await subscribed('/feed.atom');
-    subscriber.answerNext(gone.path, { status: 410 });
-    subscriber.answerNext(failing.path, { status: 500 }, { status: 500 });
+    fixture.receiver.answerNext(gone.path, { status: 410 });
+    fixture.receiver.answerNext(failing.path, { status: 500 }, { status: 500 });
     await deliver(
       env(),
       { type: 'websub-deliver', change: 'a', subscriptionIds: [gone.id, failing.id], attempt: 1 },
@@ -334,10 +315,10 @@ describe('content distribution (WebSub §7)', REAL_D1, () => {
       settings,
       minutesFrom(2),
     );
-    expect(subscriber.deliveries).toEqual([]);
+    expect(fixture.receiver.deliveries).toEqual([]);
     expect((await rows()).map((row) => row['expires_at'])).toEqual(['2026-06-25T12:00:00.000Z']);
     await subscribed('/feed.atom', { leaseSeconds: 60 });
-    await pruneWebSub(db, minutesFrom(1));
+    await pruneWebSub(fixture.db, minutesFrom(1));
     expect((await rows()).map((row) => row['callback'])).toEqual([long.message.callback]);
   });
 
@@ -347,6 +328,6 @@ describe('content distribution (WebSub §7)', REAL_D1, () => {
     await expect(
       deliver(broken, { type: 'websub-deliver', change: 'c', subscriptionIds: [id], attempt: 1 }, settings, NOW),
     ).rejects.toThrow(/answered 404/);
-    expect((await db.prepare('SELECT COUNT(*) AS n FROM websub_deliveries').first<{ n: number }>())!.n).toBe(0);
+    expect((await fixture.db.prepare('SELECT COUNT(*) AS n FROM websub_deliveries').first<{ n: number }>())!.n).toBe(0);
   });
 });
