@@ -9,7 +9,7 @@
 //   --dist DIR                  with --cpu-only: measure this build (astro build --outDir DIR) instead of building
 //   --push-sizes 10000,100000   push dispatch subscriber counts   --push-only / --skip-push
 //   --test-runs 5               only `npm test` that many times in a row: wall time, CPU, verdict of each
-//   --watch-only                only the CPU time of one minute-cron run of the watcher polling 10 sources
+//   --watch-only                only the CPU time of one minute-cron invocation: the watcher polling 10 sources, then the dispatch
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

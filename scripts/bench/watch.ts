@@ -1,7 +1,8 @@
 // The CPU time of one run of the worker's minute cron polling 10 sources (docs/watch.md): the built worker's
 // `scheduled()` imported into this process, as cpu.ts does for `fetch` (cpu.ts's loader hook answers its
 // `cloudflare:workers` import). The whole invocation is measured: the watcher, then the push dispatch that follows it
-// in the same invocation (its queue a list in memory, VAPID keys made for the run, so that it runs as deployed). What runs outside the worker in production costs this process next to nothing
+// in the same invocation (its queue takes messages and drops them, VAPID keys are made for the run: it runs as
+// deployed). What runs outside the worker in production costs this process next to nothing
 // here, as the built files do in cpu.ts: the feed hosts and the review channel answer `fetch` from memory (with
 // ETags and 304s, tests/support/feed-server.ts), and D1 is an in-memory SQLite with the migrations (sqlite-d1.ts),
 // whose own CPU time is left out. So `process.cpuUsage()` counts the worker's own work: reading the configuration
