@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { fixtureFiles } from '../../scripts/lib/built-files.ts';
 import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import { NOW } from '../../src/core/test-events.ts';
+import type { WebSubQueueMessage } from '../../src/server/websub/messages.ts';
+import { recordingQueue as recordingAnyQueue } from '../../tests/support/recording-queue.ts';
 
 /**
  * `POST /websub` in-process (decisions.md, "WebSub"): every answer is decided before the queue's consumer runs, so a
@@ -14,17 +16,8 @@ const files = fixtureFiles([], NOW);
 const ORIGIN = 'http://localhost:4321';
 const configured = { VAPID_PUBLIC_KEY: 'B', VAPID_PRIVATE_KEY: 'p', VAPID_SUBJECT: 'mailto:a@b.example' };
 
-function recordingQueue(failing = false) {
-  const sent: unknown[] = [];
-  const queue = {
-    async send(body: unknown) {
-      if (failing) throw new Error('queue down');
-      sent.push(body);
-    },
-    async sendBatch() {},
-  } as unknown as Queue;
-  return { queue, sent };
-}
+/** The hub's queue, recording what the write path sends it (`failing`: one the platform cannot reach). */
+const recordingQueue = (failing = false) => recordingAnyQueue<WebSubQueueMessage>({ failing });
 
 const FORM = 'application/x-www-form-urlencoded';
 const GOOD = {
@@ -52,7 +45,7 @@ describe('POST /websub', () => {
     expect(response?.status).toBe(202);
     expect(await response!.text()).toBe('');
     expect(response!.headers.get('Cache-Control')).toBe('no-store');
-    expect(sent).toEqual([
+    expect(sent.map((message) => message.body)).toEqual([
       {
         type: 'websub-verify',
         mode: 'subscribe',

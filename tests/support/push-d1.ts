@@ -59,7 +59,7 @@ export async function startPushDatabase(): Promise<PushDatabase> {
  * One database for the calling test file, emptied before each of its tests: starting one is a second of CPU
  * (workerd), so a file starts it once. Registers the file's hooks; `db` is there once its `beforeAll` has run.
  */
-export function pushDatabaseForFile(): { readonly db: D1Database } {
+export function pushDatabaseForFile(): { readonly db: D1Database; empty(): Promise<void> } {
   let database: PushDatabase | undefined;
   const started = () => {
     if (database === undefined) throw new Error('the file’s database is started by its beforeAll');
@@ -74,5 +74,7 @@ export function pushDatabaseForFile(): { readonly db: D1Database } {
     get db() {
       return started().db;
     },
+    /** Empties it again within a test, as before each test. */
+    empty: () => started().empty(),
   };
 }

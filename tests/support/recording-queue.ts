@@ -22,14 +22,22 @@ export interface RecordingQueue<Message = PushQueueMessage> {
   take(): QueuedMessage<Message>[];
 }
 
-/** A stand-in producer: keeps every message in order, to be handed to the consumer by the test. */
-export function recordingQueue<Message = PushQueueMessage>(): RecordingQueue<Message> {
+/**
+ * A stand-in producer: keeps every message in order, to be handed to the consumer by the test. `failing`: a queue
+ * the platform cannot reach, whose every send throws.
+ */
+export function recordingQueue<Message = PushQueueMessage>({ failing = false } = {}): RecordingQueue<Message> {
   const sent: QueuedMessage<Message>[] = [];
+  const reachable = () => {
+    if (failing) throw new Error('queue down');
+  };
   const queue = {
     async send(body: Message, options?: QueueSendOptions) {
+      reachable();
       sent.push({ body, delaySeconds: options?.delaySeconds });
     },
     async sendBatch(messages: Iterable<MessageSendRequest<Message>>) {
+      reachable();
       for (const message of messages) sent.push({ body: message.body, delaySeconds: message.delaySeconds });
     },
   };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { assetsBinding, fixtureFiles, memoryKv } from '../../../scripts/lib/built-files.ts';
 import { startFeedServer, rssFeed, type FeedServer } from '../../../tests/support/feed-server.ts';
-import { type PushDatabase, startPushDatabase } from '../../../tests/support/push-d1.ts';
+import { pushDatabaseForFile, REAL_D1 } from '../../../tests/support/push-d1.ts';
 import { startPushReceiver, type PushReceiver } from '../../../tests/support/push-receiver.ts';
 import { stamped } from '../../core/build-stamp.ts';
 import type { Event } from '../../core/schemas.ts';
@@ -46,8 +46,7 @@ const TREE_DRAFT_POST = post('1900000000000000101', 'Limits are back to full.', 
 const MEETUP = post('1900000000000000102', 'Thanks for coming to our meetup!', 24 * 60);
 const NEW_RESET = post('1900000000000000103', 'We have reset weekly usage limits for everyone.', 30);
 
-let database: PushDatabase;
-let db: D1Database;
+const database = pushDatabaseForFile();
 let feeds: FeedServer;
 let receiver: PushReceiver;
 
@@ -80,35 +79,28 @@ function env({
   files.set(WATCH_CONFIG_PATH, new TextEncoder().encode(JSON.stringify(stamped(config, 'fixture'))));
   return {
     ASSETS: assetsBinding(files),
-    PUSH_DB: db,
+    PUSH_DB: database.db,
     ...(webhook === undefined ? {} : { REVIEW_WEBHOOK_URL: webhook }),
     PUSH_ALLOW_LOOPBACK_RECEIVER: loopback ? 'true' : 'false',
   };
 }
 
-const rows = async (sql: string) => (await db.prepare(sql).all<Record<string, unknown>>()).results;
+const rows = async (sql: string) => (await database.db.prepare(sql).all<Record<string, unknown>>()).results;
 const drafts = () =>
   rows('SELECT id, review_state, review_attempts, review_next_at, review_error FROM watch_drafts ORDER BY id');
-const report = async (at: Date) => readSourceHealth({ SOURCE_HEALTH: memoryKv(), PUSH_DB: db }, at);
-
-/** A real local D1 in workerd: starting one takes about a second, and several on a loaded machine. */
-const REAL_D1 = { timeout: 60_000 };
+const report = async (at: Date) => readSourceHealth({ SOURCE_HEALTH: memoryKv(), PUSH_DB: database.db }, at);
 
 beforeAll(async () => {
-  database = await startPushDatabase();
-  db = database.db;
   feeds = await startFeedServer();
   receiver = await startPushReceiver();
 }, REAL_D1.timeout);
 afterAll(async () => {
   await feeds.close();
   await receiver.close();
-  await database.dispose();
 }, REAL_D1.timeout);
 beforeEach(async () => {
-  await database.empty();
   feeds.requests.length = 0;
-  receiver.received.length = 0;
+  receiver.forget();
   feeds.serve('/a.rss', rssFeed([RECORDED_POST, TREE_DRAFT_POST, MEETUP]));
 }, REAL_D1.timeout);
 afterEach(() => vi.restoreAllMocks());
@@ -327,9 +319,9 @@ describe('GET /api/sources reads the newest report', () => {
 
   it('of the minute cron’s (D1) and the last npm run watch’s (KV)', async () => {
     await runScheduledWatch(env(), minute(0));
-    const older = await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(-10)), PUSH_DB: db }, minute(1));
+    const older = await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(-10)), PUSH_DB: database.db }, minute(1));
     expect(older.sources.map((source) => source.name)).toEqual(['provider_a_eng']);
-    const newer = await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(1)), PUSH_DB: db }, minute(1));
+    const newer = await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(1)), PUSH_DB: database.db }, minute(1));
     expect(newer.sources.map((source) => source.name)).toEqual(['from-npm-run-watch']);
     expect((await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(0)) }, minute(6))).state).toBe('delayed');
   });
