@@ -12,7 +12,7 @@ import { eventPageUrl } from '../../src/core/site.ts';
 import { type Provider, PROVIDERS } from '../../src/core/vocabulary.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
-import { boardMarkdown } from '../api/markdown.ts';
+import { boardMarkdown } from '../../src/server/board-markdown.ts';
 
 /** Numbers to three decimals (a day to the minute and a half), in the text block and structuredContent alike. */
 const toolResult = (value: object) => {
