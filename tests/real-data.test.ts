@@ -160,9 +160,10 @@ async function npmStartInCopy(): Promise<{
 
 beforeAll(async () => {
   copy = await copyProject('departures-board-deployment-');
-  // "Replacing the sample data" (README): delete the sample events and the marker, add real events.
-  await rm(path.join(copy, 'content/events'), { recursive: true });
-  await rm(path.join(copy, 'content/dataset.json'));
+  // "Replacing the sample data" (README): delete the sample events and the marker, add real events. Whatever the
+  // checkout holds (the sample set, real events without a marker, nothing), the copy holds these alone.
+  await rm(path.join(copy, 'content/events'), { recursive: true, force: true });
+  await rm(path.join(copy, 'content/dataset.json'), { force: true });
   for (const event of REAL_EVENTS) {
     await mkdir(path.join(copy, 'content/events', event.provider), { recursive: true });
     await writeFile(
