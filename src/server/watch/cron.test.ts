@@ -54,7 +54,8 @@ interface Setup {
   feedPaths?: string[];
   repositoryUrl?: string | null;
   webhook?: string;
-  loopback?: boolean;
+  /** Which spelling of the loopback test switch is "true" (src/server/loopback.ts); false: both are "false". */
+  loopback?: 'ALLOW_LOOPBACK_RECEIVERS' | 'PUSH_ALLOW_LOOPBACK_RECEIVER' | false;
   published?: Event[];
 }
 
@@ -62,7 +63,7 @@ function env({
   feedPaths = ['/a.rss'],
   repositoryUrl = REPOSITORY,
   webhook,
-  loopback = true,
+  loopback = 'ALLOW_LOOPBACK_RECEIVERS',
   published = [RECORDED],
 }: Setup = {}) {
   const files = new Map(fixtureFiles(published, START));
@@ -81,7 +82,9 @@ function env({
     ASSETS: assetsBinding(files),
     PUSH_DB: database.db,
     ...(webhook === undefined ? {} : { REVIEW_WEBHOOK_URL: webhook }),
-    PUSH_ALLOW_LOOPBACK_RECEIVER: loopback ? 'true' : 'false',
+    ...(loopback === false
+      ? { ALLOW_LOOPBACK_RECEIVERS: 'false', PUSH_ALLOW_LOOPBACK_RECEIVER: 'false' }
+      : { [loopback]: 'true' }),
   };
 }
 
@@ -265,6 +268,18 @@ describe('the minute cron’s watcher', () => {
     expect(warn.mock.calls.map((call) => String(call[0])).join('\n')).toContain(
       'REVIEW_WEBHOOK_URL must be an https URL',
     );
+  });
+
+  it('lets loopback feeds and webhooks through under the older switch, PUSH_ALLOW_LOOPBACK_RECEIVER, alone', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    feeds.serve('/a.rss', rssFeed([NEW_RESET]));
+    const bindings = env({ loopback: 'PUSH_ALLOW_LOOPBACK_RECEIVER', webhook: `${receiver.origin}/api/webhooks/3/t` });
+    expect(bindings).not.toHaveProperty('ALLOW_LOOPBACK_RECEIVERS');
+    await runScheduledWatch(bindings, minute(0));
+    expect(feeds.requestsTo('/a.rss').map((request) => request.status)).toEqual([200]);
+    expect((await report(minute(0))).sources[0]).toMatchObject({ ok: true, error: null, itemsSeen: 1 });
+    expect((await drafts()).map((draft) => draft.review_state)).toEqual(['sent']);
+    expect(receiver.received.map((message) => message.path)).toEqual(['/api/webhooks/3/t']);
   });
 
   it('forgets a feed no longer configured, and with only the samples writes no report', async () => {

@@ -13,7 +13,7 @@ import {
 import { hasWatchConfigFrame, WATCH_CONFIG_PATH, type WatchConfig } from '../../core/watch/watch-config.ts';
 import { BASE_URL } from '../base-url.ts';
 import { DataSourceUnavailable, loadRecordShard, readDataFileNow } from '../data-source.ts';
-import { allowsLoopbackReceiver } from '../push/vapid.ts';
+import { allowsLoopbackReceivers, type LoopbackSwitch } from '../loopback.ts';
 import { DEFAULT_FETCH_LIMITS, fetchFeed } from './fetch-feed.ts';
 import { reviewChannel, sendWaitingReviews } from './review.ts';
 import { FEED_MAX_BYTES, PROPOSALS_PER_RUN, READ_BUDGET_PER_RUN } from './run-shares.ts';
@@ -26,13 +26,15 @@ import { readPollStates, recordRun, storedDraftKeys } from './store.ts';
  * nothing to watch and the last report is left as it is.
  */
 
-export interface WatchBindings {
+/**
+ * The loopback test switch (`LoopbackSwitch`, src/server/loopback.ts: `ALLOW_LOOPBACK_RECEIVERS`, or the older
+ * `PUSH_ALLOW_LOOPBACK_RECEIVER`) lets feeds and review webhooks on this machine through, for the tests.
+ */
+export interface WatchBindings extends LoopbackSwitch {
   ASSETS: Pick<Fetcher, 'fetch'>;
   PUSH_DB?: D1Database;
   /** The review channel: a Discord or Slack webhook (a secret). */
   REVIEW_WEBHOOK_URL?: string;
-  /** The loopback test switch (docs/push.md): feeds and review webhooks on this machine, for the tests. */
-  PUSH_ALLOW_LOOPBACK_RECEIVER?: string;
 }
 
 /** What the deployment lacks, said when it changes or a draft waits for it: a line every minute says nothing new. */
@@ -45,7 +47,7 @@ export async function runScheduledWatch(env: WatchBindings, now: Date): Promise<
     const config = await readWatchConfig(env.ASSETS);
     const { watched } = watchedSources(config.sources);
     if (watched.length === 0) return;
-    const rules: OutboundRules = { allowLoopbackReceiver: allowsLoopbackReceiver(env) };
+    const rules: OutboundRules = { allowLoopbackReceiver: allowsLoopbackReceivers(env) };
     const states = await readPollStates(db);
     const run = await pollSources({
       sources: config.sources,
