@@ -132,20 +132,24 @@ describe('push subscriptions in D1', () => {
     contract.expectBodyMatches('/api/push/subscriptions', 400, body, 'post');
   });
 
-  it('holds at most 10 writes a minute per IP, bad ones included, then 429 with Retry-After', async () => {
-    const { statuses, limited } = await burstInOneWindow(async () => {
+  it('holds at most 10 writes a minute per IPv6 /64, bad ones included, then 429 with Retry-After', async () => {
+    const { ip, statuses, limited } = await burstInOneWindow(async () => {
       const ip = uniqueClientIp();
       const statuses: number[] = [];
       for (let attempt = 0; attempt < 12; attempt += 1)
         statuses.push((await write('DELETE', { endpoint: `https://push.example.net/${attempt}` }, ip)).status);
-      return { statuses, limited: await write('POST', { not: 'even valid' }, ip) };
+      return { ip, statuses, limited: await write('POST', { not: 'even valid' }, ip) };
     });
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(204));
     expect(statuses.slice(10)).toEqual([429, 429]);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0);
     contract.expectBodyMatches('/api/push/subscriptions', 429, await limited.json(), 'post');
-    // Another address still writes.
+    // Another address of the same IPv6 /64 is the same client (decisions.md: per IPv6 /64)…
+    const neighbour = `${ip.slice(0, ip.lastIndexOf('::'))}:ab:cd:ef:1`;
+    expect(neighbour).not.toBe(ip);
+    expect((await write('DELETE', { endpoint: 'https://push.example.net/neighbour' }, neighbour)).status).toBe(429);
+    // …and another /64 still writes.
     expect((await write('DELETE', { endpoint: 'https://push.example.net/other' })).status).toBe(204);
   });
 

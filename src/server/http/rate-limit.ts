@@ -1,3 +1,5 @@
+import { clientKey } from '../../core/http/client-key.ts';
+
 /**
  * The Workers Rate Limiting bindings' period (`wrangler.jsonc`: both limiters count per 60 s). The binding
  * answers only `success`; it does not say when its window ends.
@@ -5,14 +7,17 @@
 export const RATE_LIMIT_PERIOD_SECONDS = 60;
 
 /**
- * Whether this client (by `CF-Connecting-IP`) may go on under `limiter`, a Workers Rate Limiting binding,
+ * Whether this client may go on under `limiter`, a Workers Rate Limiting binding,
  * spending `cost` of its budget (an MCP batch spends one per message: decisions.md). The binding counts one
  * per `limit()` call, so it is called `cost` times, stopping at the first refusal (a refused call is not
  * counted, locally and by the binding's documented behaviour alike). A failing limiter lets the request through
  * (logged): a broken counter must not become a 500 or lock people out.
+ *
+ * The client is its `CF-Connecting-IP` as `clientKey` (src/core/http/client-key.ts) counts it: an IPv4 address
+ * alone, an IPv6 address by its /64 (what one customer usually gets), anything else under `unknown`.
  */
 export async function withinRateLimit(limiter: RateLimit, request: Request, what: string, cost = 1): Promise<boolean> {
-  const key = request.headers.get('CF-Connecting-IP') ?? 'unknown';
+  const key = clientKey(request.headers.get('CF-Connecting-IP'));
   try {
     for (let spent = 0; spent < cost; spent += 1) if (!(await limiter.limit({ key })).success) return false;
     return true;
