@@ -1,11 +1,9 @@
 import { asksForBuiltFile, withBuiltFiles } from '../src/server/built-files.ts';
 import { withCommonHeaders } from '../src/server/http/cors.ts';
 import { readRestOfBody } from '../src/server/http/request.ts';
-import { noticeBuildOnce } from '../src/server/push/first-request.ts';
-import type { PushQueueMessage } from '../src/server/push/messages.ts';
-import { runPushQueue, runScheduledDispatch } from '../src/server/push/worker-handlers.ts';
+import { noticeBuildOnce } from '../src/server/delivery/first-request.ts';
+import type { DeliveryMessage } from '../src/server/delivery/messages.ts';
 import { runScheduledWatch } from '../src/server/watch/cron.ts';
-import { WEBSUB_QUEUE_NAME, type WebSubQueueMessage } from '../src/server/websub/messages.ts';
 import { answerEdgeRoute } from './app.ts';
 
 /**
@@ -21,26 +19,28 @@ export default {
     const response = withCommonHeaders(
       (await answerEdgeRoute(request, withBuiltFiles(env))) ?? (await answerWithAstro(request, env, context)),
     );
-    // Once the answer is made: a new build's events are pushed at once (docs/push.md, "A new build").
+    // Once the answer is made: a new build's events leave at once (docs/delivery.md, "A new build").
     noticeBuildOnce(env, context);
     return response;
   },
-  // The minute cron: the watcher polls the sources (docs/watch.md), then the dispatch finds new events and fans
-  // them out to every channel through the queue (docs/push.md); the consumers send.
+  // The minute cron, at its own clock: the watcher polls the sources (docs/watch.md), then the delivery wing
+  // dispatches what became due and queues again whatever is due and not held (docs/delivery.md).
   async scheduled(controller, env) {
     const bindings = withBuiltFiles(env);
     await runScheduledWatch(bindings, new Date(controller.scheduledTime));
-    await runScheduledDispatch(bindings, new Date(controller.scheduledTime));
+    await (await deliveryWing()).runScheduledDelivery(bindings, new Date(controller.scheduledTime));
   },
+  // The delivery queue and its dead-letter queue (docs/delivery.md, "The pipeline").
   async queue(batch, env) {
-    // WebSub's queue (docs/push.md, "Writing a subscription", "Dispatch and delivery"): its consumer is loaded only
-    // when one of its batches comes.
-    if (batch.queue === WEBSUB_QUEUE_NAME) {
-      const { runWebSubQueue } = await import('../src/server/websub/hub.ts');
-      await runWebSubQueue(batch as MessageBatch<WebSubQueueMessage>, withBuiltFiles(env));
-    } else await runPushQueue(batch as MessageBatch<PushQueueMessage>, withBuiltFiles(env));
+    await (await deliveryWing()).runDeliveryQueue(batch, withBuiltFiles(env));
   },
-} satisfies ExportedHandler<Env, PushQueueMessage | WebSubQueueMessage>;
+} satisfies ExportedHandler<Env, DeliveryMessage>;
+
+/**
+ * The delivery wing, loaded by the first cron run or queue batch of an isolate: an isolate that answers only
+ * requests never evaluates it (docs/performance.md, "The cold start").
+ */
+const deliveryWing = () => import('../src/server/delivery/worker-handlers.ts');
 
 /**
  * Astro's handler and its runtime, loaded by the first request for a page: a third of the worker's code, which

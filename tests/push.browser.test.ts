@@ -46,7 +46,7 @@ function browserKeys(): FakeSubscription {
   const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const p256dh = Buffer.from(publicKey.export({ format: 'der', type: 'spki' }).subarray(-65)).toString('base64url');
   return {
-    endpoint: `https://push.example.net/send/${randomBytes(8).toString('hex')}`,
+    endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(8).toString('hex')}`,
     p256dh,
     auth: randomBytes(16).toString('base64url'),
   };

@@ -41,19 +41,19 @@ const storedRows = async () =>
       .all<{ endpoint: string; expirationTime: number | null }>()
   ).results;
 
-const STORED = 'https://push.example.net/send/abc';
+const STORED = 'https://fcm.googleapis.com/fcm/send/abc';
 
 describe('one endpoint, many spellings: one subscription', REAL_D1, () => {
   // Written first on purpose: an odd spelling is stored in the standard form too, not only matched against it.
   const SPELLINGS = [
-    ['an upper-case scheme', 'HTTPS://push.example.net/send/abc'],
+    ['an upper-case scheme', 'HTTPS://fcm.googleapis.com/fcm/send/abc'],
     ['the standard form', STORED],
-    ['an upper-case host', 'https://PUSH.Example.NET/send/abc'],
-    ['surrounding spaces', '  https://push.example.net/send/abc  '],
-    ['the explicit port 443', 'https://push.example.net:443/send/abc'],
-    ['no slashes after the scheme', 'https:push.example.net/send/abc'],
-    ['a trailing dot on the host', 'https://push.example.net./send/abc'],
-    ['a dot segment in the path', 'https://push.example.net/send/./abc'],
+    ['an upper-case host', 'https://FCM.GoogleAPIs.COM/fcm/send/abc'],
+    ['surrounding spaces', '  https://fcm.googleapis.com/fcm/send/abc  '],
+    ['the explicit port 443', 'https://fcm.googleapis.com:443/fcm/send/abc'],
+    ['no slashes after the scheme', 'https:fcm.googleapis.com/fcm/send/abc'],
+    ['a trailing dot on the host', 'https://fcm.googleapis.com./fcm/send/abc'],
+    ['a dot segment in the path', 'https://fcm.googleapis.com/fcm/send/./abc'],
   ] as const;
 
   it('stores the first spelling in the standard form (201), and every other spelling replaces it (200)', async () => {
@@ -103,7 +103,7 @@ describe('one endpoint, many spellings: one subscription', REAL_D1, () => {
 
   it('forgets the subscription whichever spelling the DELETE names', async () => {
     await write(database.db, 'POST', subscribeBody(STORED));
-    const response = await write(database.db, 'DELETE', { endpoint: ' https://PUSH.example.net.:443/send/./abc' });
+    const response = await write(database.db, 'DELETE', { endpoint: ' https://FCM.googleapis.com.:443/fcm/send/./abc' });
     expect(response?.status).toBe(204);
     expect(await storedRows()).toEqual([]);
   });

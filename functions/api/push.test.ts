@@ -23,7 +23,7 @@ function browserKeys(): { p256dh: string; auth: string } {
   return { p256dh: Buffer.from(point).toString('base64url'), auth: randomBytes(16).toString('base64url') };
 }
 
-const goodBody = (endpoint = 'https://push.example.net/send/abc') => ({
+const goodBody = (endpoint = 'https://fcm.googleapis.com/fcm/send/abc') => ({
   subscription: { endpoint, expirationTime: null, keys: browserKeys() },
   providers: ['provider_a', 'provider_c'],
   kinds: ['reset', 'boost'],
@@ -59,7 +59,7 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
   });
 
   it.each([
-    ['http', 'http://push.example.net/x'],
+    ['http', 'http://fcm.googleapis.com/x'],
     ['an IPv4 literal', 'https://192.168.1.10/x'],
     ['an IPv4 literal in another spelling', 'https://3232235786/x'],
     ['an IPv6 literal', 'https://[::1]/x'],
@@ -67,35 +67,65 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
     ['a .local name', 'https://printer.local/x'],
     ['a .internal name', 'https://metadata.google.internal/x'],
     ['a single-label name', 'https://intranet/x'],
-    ['credentials', 'https://user:secret@push.example.net/x'],
-    ['not a URL', 'push.example.net/x'],
+    ['credentials', 'https://user:secret@fcm.googleapis.com/x'],
+    ['not a URL', 'fcm.googleapis.com/x'],
     ['the loopback receiver while the setting is off', 'http://127.0.0.1:8787/x'],
-    ['on port 22', 'https://push.example.net:22/x'],
-    ['on port 6379', 'https://push.example.net:6379/x'],
-    ['on port 0', 'https://push.example.net:0/x'],
-    ['carrying a fragment', 'https://push.example.net/x#frag'],
+    ['on port 22', 'https://fcm.googleapis.com:22/x'],
+    ['on port 6379', 'https://fcm.googleapis.com:6379/x'],
+    ['on port 0', 'https://fcm.googleapis.com:0/x'],
+    ['carrying a fragment', 'https://fcm.googleapis.com/x#frag'],
     ['an IPv4 literal in hex', 'https://0x7f.1/x'],
     ['an IPv4-mapped IPv6 literal', 'https://[::ffff:127.0.0.1]/x'],
     ['localhost with a trailing dot', 'https://LOCALHOST./x'],
+    ['on no known push service', 'https://push.example.net/x'],
+    ['on a look-alike of FCM', 'https://fcm.googleapis.com.push.example.net/x'],
+    ['on a service not on the list (the old GCM)', 'https://android.googleapis.com/gcm/send/x'],
   ])('an endpoint that is %s', async (_name, endpoint) => {
     const issues = await issuesOf(await post(goodBody(endpoint)));
     expect(issues.map((issue) => issue.path)).toContainEqual(['subscription', 'endpoint']);
   });
 
   it.each([
-    ['the explicit port 443', 'https://push.example.net:443/x'],
-    ['an upper-case scheme and host', 'HTTPS://PUSH.EXAMPLE.NET/x'],
-    ['a trailing dot on the host', 'https://push.example.net./x'],
-    ['no slashes after the scheme', 'https:push.example.net/x'],
+    ['the explicit port 443', 'https://fcm.googleapis.com:443/x'],
+    ['an upper-case scheme and host', 'HTTPS://FCM.GOOGLEAPIS.COM/x'],
+    ['a trailing dot on the host', 'https://fcm.googleapis.com./x'],
+    ['no slashes after the scheme', 'https:fcm.googleapis.com/x'],
   ])('an endpoint spelled with %s passes (503 here: no database in-process)', async (_name, endpoint) => {
     expect((await post(goodBody(endpoint)))?.status).toBe(503);
+  });
+
+  it.each([
+    ['Chrome, Edge, Opera, Brave', 'https://fcm.googleapis.com/fcm/send/dP3Tk:APA91bH'],
+    ['Firefox', 'https://updates.push.services.mozilla.com/wpush/v2/gAAAAABk'],
+    ['Safari', 'https://web.push.apple.com/QGuQyavXutnMH'],
+    ['Windows', 'https://wns2-by3p.notify.windows.com/w/?token=BQYAAAB'],
+  ])('an endpoint of %s’s push service passes (503 here: no database in-process)', async (_name, endpoint) => {
+    expect((await post(goodBody(endpoint)))?.status).toBe(503);
+  });
+
+  it('an endpoint on no known push service is refused with one issue that names the accepted services', async () => {
+    const issues = await issuesOf(await post(goodBody('https://push.example.net/send/abc')));
+    expect(issues).toEqual([
+      {
+        code: 'custom',
+        path: ['subscription', 'endpoint'],
+        message:
+          'must be on a known Web Push service: fcm.googleapis.com (Chrome, Edge, Opera, Brave), ' +
+          'updates.push.services.mozilla.com (Firefox), web.push.apple.com (Safari), *.notify.windows.com (Windows)',
+      },
+    ]);
   });
 
   it('the loopback receiver is let through only with PUSH_ALLOW_LOOPBACK_RECEIVER=true, and nothing else is', async () => {
     const on = { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' };
     expect((await post(goodBody('http://127.0.0.1:8787/x'), {}, on))?.status).toBe(503);
     expect((await post(goodBody('http://localhost:8787/x'), {}, on))?.status).toBe(503);
-    for (const endpoint of ['http://192.168.1.10:8787/x', 'http://push.example.net/x', 'https://localhost/x'])
+    for (const endpoint of [
+      'http://192.168.1.10:8787/x',
+      'http://push.example.net/x',
+      'https://localhost/x',
+      'https://push.example.net/x',
+    ])
       expect((await post(goodBody(endpoint), {}, on))?.status, endpoint).toBe(400);
     expect((await post(goodBody('http://127.0.0.1:8787/x'), {}, { PUSH_ALLOW_LOOPBACK_RECEIVER: '1' }))?.status).toBe(
       400,

@@ -1,5 +1,6 @@
 import { answerEdgeRoute } from '../../functions/app.ts';
-import type { EdgeBindings, PushBindings } from '../../src/server/context.ts';
+import type { EdgeBindings } from '../../src/server/context.ts';
+import type { DeliveryBindings } from '../../src/server/delivery/bindings.ts';
 import { assetsBinding, memoryKv, OPEN_RATE_LIMITER, type BuiltFiles } from './built-files.ts';
 
 /**
@@ -16,7 +17,7 @@ export interface EdgeApp {
 
 export function edgeApp(
   files: BuiltFiles,
-  options: { origin?: string; rateLimiter?: RateLimit; sourceHealth?: KVNamespace; push?: PushBindings } = {},
+  options: { origin?: string; rateLimiter?: RateLimit; sourceHealth?: KVNamespace; push?: Omit<DeliveryBindings, 'ASSETS'> } = {},
 ): EdgeApp {
   const origin = options.origin ?? 'http://localhost:4321';
   const env: EdgeBindings = {

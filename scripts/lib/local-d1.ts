@@ -106,7 +106,7 @@ async function migrate(databases: readonly D1DatabaseConfig[], persistTo: string
   const withMigrations = databases.map((database) => ({ ...database, migrations_dir: MIGRATIONS_DIR }));
   await writeFile(config, JSON.stringify({ name: 'departures-board-migrations', d1_databases: withMigrations }));
   try {
-    const args = ['d1', 'migrations', 'apply', 'PUSH_DB', '--local', '--persist-to', persistTo];
+    const args = ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo];
     await runWrangler([...args, '--config', config]);
   } finally {
     await rm(folder, { recursive: true, force: true });

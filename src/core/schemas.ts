@@ -168,6 +168,11 @@ export const ErrorBodySchema = z
       'webhooks_unavailable',
       // The WebSub hub's (decisions.md, "WebSub").
       'websub_unavailable',
+      // A channel at its total cap (decisions.md, "Delivery that loses nothing"): `<channel>_full`.
+      'push_full',
+      'discord_full',
+      'slack_full',
+      'websub_full',
     ]),
     issues: z
       .array(

@@ -1,4 +1,5 @@
 import type { EdgeDataset, EdgeSummaries } from '../core/dataset.ts';
+import type { DeliveryBindings } from './delivery/bindings.ts';
 import { DataSourceUnavailable, loadEdgeDataset, loadEdgeSummaries } from './data-source.ts';
 
 /**
@@ -18,28 +19,8 @@ export interface EdgeContext {
   asset(path: string): Promise<Response>;
 }
 
-/**
- * Web Push's bindings and secrets (docs/push.md). Optional: a deployment without them (and the in-process
- * tests) answers the push routes `503 push_unavailable` and serves everything else.
- */
-export interface PushBindings {
-  PUSH_DB?: D1Database;
-  PUSH_QUEUE?: Queue;
-  PUSH_WRITE_LIMITER?: RateLimit;
-  VAPID_PUBLIC_KEY?: string;
-  VAPID_PRIVATE_KEY?: string;
-  VAPID_SUBJECT?: string;
-  /** `"true"` lets a test's receiver on loopback subscribe; off by default, never on in `npm start`. */
-  PUSH_ALLOW_LOOPBACK_RECEIVER?: string;
-  /**
-   * The WebSub hub's queue (docs/push.md, "Writing a subscription", "Dispatch and delivery"); its rows live in
-   * PUSH_DB, its loopback setting is push's.
-   */
-  WEBSUB_QUEUE?: Queue;
-}
-
 /** The part of the worker's `env` the edge handlers use. */
-export type EdgeBindings = Pick<Env, 'ASSETS' | 'MCP_RATE_LIMITER' | 'SOURCE_HEALTH'> & PushBindings;
+export type EdgeBindings = Pick<Env, 'ASSETS' | 'MCP_RATE_LIMITER' | 'SOURCE_HEALTH'> & DeliveryBindings;
 
 export function createContext(request: Request, env: EdgeBindings, now = new Date()): EdgeContext {
   const url = new URL(request.url);

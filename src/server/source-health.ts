@@ -5,7 +5,7 @@ import { readWorkerReport } from './watch/store.ts';
 /** Where source reports are kept: the worker's minute cron writes D1, `npm run watch` writes Workers KV. */
 export interface SourceHealthStores {
   SOURCE_HEALTH: Pick<KVNamespace, 'get'>;
-  PUSH_DB?: D1Database;
+  DB?: D1Database;
 }
 
 async function readStored(store: string, read: () => Promise<string | null>): Promise<string | null> {
@@ -24,7 +24,7 @@ async function readStored(store: string, read: () => Promise<string | null>): Pr
  * logged: the board still answers.
  */
 export async function readSourceHealth(stores: SourceHealthStores, now: Date): Promise<SourcesResponse> {
-  const { PUSH_DB: db } = stores;
+  const { DB: db } = stores;
   const stored = await Promise.all([
     readStored('Workers KV', () => stores.SOURCE_HEALTH.get(SOURCE_REPORT_KEY)),
     db === undefined ? null : readStored('D1', () => readWorkerReport(db)),

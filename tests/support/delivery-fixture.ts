@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { PushQueueMessage } from '../../src/server/push/messages.ts';
-import { pushDatabaseForFile, REAL_D1 } from './push-d1.ts';
+import type { DeliveryMessage } from '../../src/server/delivery/messages.ts';
+import { stateDatabaseForFile, REAL_D1 } from './state-d1.ts';
 import { type RecordingQueue, recordingQueue } from './recording-queue.ts';
 
 /**
@@ -22,9 +22,9 @@ export interface DeliveryFixture<Receiver, Message> {
  */
 export function deliveryFixture<
   Receiver extends { forget(): void; close(): Promise<void> },
-  Message = PushQueueMessage,
+  Message = DeliveryMessage,
 >(options: { receiver: () => Promise<Receiver> }): DeliveryFixture<Receiver, Message> {
-  const database = pushDatabaseForFile();
+  const database = stateDatabaseForFile();
   let receiver: Receiver | undefined;
   let queued: RecordingQueue<Message> | undefined;
   const started = <T>(value: T | undefined, what: string): T => {

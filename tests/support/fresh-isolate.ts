@@ -1,5 +1,5 @@
 import { forgetLoadedData } from '../../src/server/data-source.ts';
-import { forgetVapidAuthorizations } from '../../src/server/push/vapid-authorization.ts';
+import { forgetVapidAuthorizations } from '../../src/server/delivery/channels/push/vapid-authorization.ts';
 
 /**
  * A setup file of the in-process projects: every file starts as a fresh isolate does, with no data file loaded

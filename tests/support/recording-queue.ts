@@ -1,16 +1,16 @@
-import type { PushQueueMessage } from '../../src/server/push/messages.ts';
+import type { DeliveryMessage } from '../../src/server/delivery/messages.ts';
 
 /**
  * A queue that records what is sent to it, in place of a Cloudflare queue, so that a test hands the consumer each
  * message itself; and the drain that hands push's recorded messages to a consumer as the real queue would.
  */
 
-export interface QueuedMessage<Message = PushQueueMessage> {
+export interface QueuedMessage<Message = DeliveryMessage> {
   body: Message;
   delaySeconds: number | undefined;
 }
 
-export interface RecordingQueue<Message = PushQueueMessage> {
+export interface RecordingQueue<Message = DeliveryMessage> {
   /** The producer the code under test is given. */
   queue: {
     send(body: Message, options?: QueueSendOptions): Promise<void>;
@@ -26,7 +26,7 @@ export interface RecordingQueue<Message = PushQueueMessage> {
  * A stand-in producer: keeps every message in order, to be handed to the consumer by the test. `failing`: a queue
  * the platform cannot reach, whose every send throws.
  */
-export function recordingQueue<Message = PushQueueMessage>({ failing = false } = {}): RecordingQueue<Message> {
+export function recordingQueue<Message = DeliveryMessage>({ failing = false } = {}): RecordingQueue<Message> {
   const sent: QueuedMessage<Message>[] = [];
   const reachable = () => {
     if (failing) throw new Error('queue down');
@@ -50,19 +50,19 @@ export function recordingQueue<Message = PushQueueMessage>({ failing = false } =
  * timestamp `at` (else the time the batch is made). A message the consumer retries is handed to `retry`; by
  * default a retry fails the test, which then expects every message delivered or given up.
  */
-export async function drainPushQueue(
-  queued: RecordingQueue<PushQueueMessage>,
-  consume: (batch: MessageBatch<PushQueueMessage>) => Promise<void>,
+export async function drainDeliveryQueue(
+  queued: RecordingQueue<DeliveryMessage>,
+  consume: (batch: MessageBatch<DeliveryMessage>) => Promise<void>,
   {
     at,
     retry = () => {
       throw new Error('a message failed');
     },
-  }: { at?: Date; retry?: (body: PushQueueMessage) => void } = {},
+  }: { at?: Date; retry?: (body: DeliveryMessage) => void } = {},
 ): Promise<void> {
   for (let messages = queued.take(); messages.length > 0; messages = queued.take()) {
     const batch = {
-      queue: 'departures-board-push',
+      queue: 'departures-board-delivery',
       messages: messages.map(({ body }, index) => ({
         id: String(index),
         timestamp: at ?? new Date(),
@@ -75,7 +75,7 @@ export async function drainPushQueue(
       })),
       ackAll() {},
       retryAll() {},
-    } as unknown as MessageBatch<PushQueueMessage>;
+    } as unknown as MessageBatch<DeliveryMessage>;
     await consume(batch);
   }
 }

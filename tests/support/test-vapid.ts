@@ -1,5 +1,5 @@
 import { generateVapidSecrets, type VapidSecrets } from '../../src/node/local-vapid.ts';
-import type { VapidKeys } from '../../src/server/push/vapid.ts';
+import type { VapidKeys } from '../../src/server/delivery/channels/push/vapid.ts';
 
 /**
  * A fresh VAPID key pair (RFC 8292) for a test, in both forms the code takes it: `secrets`, the three bindings a

@@ -65,7 +65,11 @@ export function parseAddress(text: string): URL | undefined {
   return url;
 }
 
-const isLoopbackReceiver = (url: URL): boolean =>
+/**
+ * The tests' receiver on this machine: `http://127.0.0.1:<port>/…` or `http://localhost:<port>/…`. Let through only
+ * under the loopback test switch (`OutboundRules.allowLoopbackReceiver`).
+ */
+export const isLoopbackReceiver = (url: URL): boolean =>
   url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost') && url.port !== '';
 
 /** What is wrong with the parsed `url` as an address to send to, or `undefined` when the service may send to it. */

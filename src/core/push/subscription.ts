@@ -1,15 +1,23 @@
 import { z } from 'zod';
 import { EventKindSchema, ProviderSchema } from '../enums.ts';
-import { DEFAULT_OUTBOUND_RULES, type OutboundRules } from '../outbound/address.ts';
+import {
+  DEFAULT_OUTBOUND_RULES,
+  isLoopbackReceiver,
+  type OutboundRules,
+  outboundAddress,
+  parseAddress,
+} from '../outbound/address.ts';
 import { addressLookupSchema, outboundAddressSchema } from '../outbound/address-schema.ts';
+import { isKnownPushService, UNKNOWN_PUSH_SERVICE_MESSAGE } from '../outbound/push-services.ts';
 import { LOCALES } from '../vocabulary.ts';
 import { AUTH_BYTES, decodeBase64Url, isP256PublicKey, P256DH_BYTES } from './subscriber-keys.ts';
 
 /**
  * The push write path's bodies (decisions.md, "Push notifications"): what `POST /api/push/subscriptions` and
  * `DELETE /api/push/subscriptions` accept, and what the POST answers. The endpoint is an outbound address
- * (src/core/outbound): it parses into its stored form, so every spelling of one endpoint is one subscription. The
- * OpenAPI document describes the default rules (no loopback receiver).
+ * (src/core/outbound): it parses into its stored form, so every spelling of one endpoint is one subscription; and
+ * it is on a known Web Push service (src/core/outbound/push-services.ts). The OpenAPI document describes the
+ * default rules (no loopback receiver).
  *
  * The subscribe schema checks the browser's key with Web Crypto, which is asynchronous: parse it with
  * `safeParseAsync`.
@@ -67,11 +75,24 @@ export const TOPIC_FIELDS = {
   locale: z.enum(LOCALES).default('en'),
 };
 
+/**
+ * A push endpoint: an outbound address (its issue says which rule it breaks) on a known Web Push service (decisions.md,
+ * "Delivery that loses nothing"), or, under the loopback test switch, the tests' receiver on this machine. One issue
+ * per endpoint: the service is judged only once the address itself passes.
+ */
+const pushEndpointSchema = (rules: OutboundRules) =>
+  outboundAddressSchema(rules).superRefine((endpoint, context) => {
+    if (!outboundAddress(endpoint, rules).ok || isKnownPushService(endpoint)) return;
+    const url = parseAddress(endpoint);
+    if (rules.allowLoopbackReceiver && url !== undefined && isLoopbackReceiver(url)) return;
+    context.addIssue({ code: 'custom', message: UNKNOWN_PUSH_SERVICE_MESSAGE });
+  });
+
 /** `POST /api/push/subscriptions`'s body under `rules` (the setting of the loopback test receiver). */
 export const subscribeRequestSchema = (rules: OutboundRules) =>
   z.object({
     subscription: z.object({
-      endpoint: outboundAddressSchema(rules),
+      endpoint: pushEndpointSchema(rules),
       expirationTime: expirationTimeSchema,
       keys: z.object({ p256dh: p256dhSchema, auth: authSchema }),
     }),

@@ -66,8 +66,8 @@ const PUSH_WRITE = {
   requestErrors: {
     400: 'a bad body: `invalid_request` with `issues`, at most 20 and one saying how many more (types, providers, kinds, the outbound-address rules for the endpoint, keys that are not a P-256 point or a 16-byte secret, over 4 KiB)',
     415: NOT_JSON_BODY,
-    429: 'more than 10 writes in a minute from this IP: `rate_limited`; see Retry-After',
-    503: 'push is not configured on this deployment, or its database cannot be reached now: `push_unavailable`; see Retry-After',
+    429: 'more than 10 writes in a minute from this IPv4 address or IPv6 /64 (shared with every channel): `rate_limited`; see Retry-After',
+    503: 'push is not configured on this deployment, or its database cannot be reached now: `push_unavailable`, see Retry-After; or a new subscription past push’s total cap: `push_full`',
   },
 } as const;
 
@@ -79,8 +79,8 @@ const CHAT_WEBHOOK_WRITE = {
   requestErrors: {
     400: 'a bad body: `invalid_request` with `issues`, at most 20 and one saying how many more (types, providers, kinds, the outbound-address rules for the URL, a URL that is not a Discord or Slack webhook, over 4 KiB)',
     415: NOT_JSON_BODY,
-    429: 'more than 10 writes (push and webhooks together) in a minute from this IP: `rate_limited`; see Retry-After',
-    503: 'the delivery path (push’s) is not configured on this deployment, or its database cannot be reached now: `webhooks_unavailable`; see Retry-After',
+    429: 'more than 10 writes in a minute from this IPv4 address or IPv6 /64 (shared with every channel): `rate_limited`; see Retry-After',
+    503: 'the delivery wing is not configured on this deployment, or its database cannot be reached now: `webhooks_unavailable`, see Retry-After; or a new webhook past its platform’s total cap: `discord_full` or `slack_full`',
   },
 } as const;
 
@@ -647,8 +647,8 @@ export const ROUTES = [
     requestErrors: {
       400: `a bad form: \`invalid_request\` with \`issues\` (a missing or repeated field, a topic that is none of the feeds, a callback the outbound-address rules refuse, a lease out of 1–${LEASE_SECONDS.max}, a secret over 200 bytes, a body over ${WEBSUB_BODY_MAX_BYTES} bytes)`,
       415: 'the body is not `application/x-www-form-urlencoded`: `invalid_request`',
-      429: 'more than 10 writes in a minute from this IP (shared with the push subscriptions): `rate_limited`; see Retry-After',
-      503: 'WebSub is not configured on this deployment, or its database cannot be reached now: `websub_unavailable`; see Retry-After',
+      429: 'more than 10 writes in a minute from this IPv4 address or IPv6 /64 (shared with every channel), or more than 5 verification requests: `rate_limited`; see Retry-After',
+      503: 'WebSub is not configured on this deployment, or its database cannot be reached now: `websub_unavailable`, see Retry-After; or a new subscription past its total cap: `websub_full`',
     },
     listing: {},
   },

@@ -23,7 +23,7 @@ export async function readJsonWrite<S extends z.ZodType>(
 ): Promise<JsonWrite<z.infer<S>>> {
   const { request, env } = context;
   // One budget for every subscription write (decided: "the write limit as push").
-  if (env.PUSH_WRITE_LIMITER !== undefined && !(await withinRateLimit(env.PUSH_WRITE_LIMITER, request, 'Write')))
+  if (env.WRITE_LIMITER !== undefined && !(await withinRateLimit(env.WRITE_LIMITER, request, 'Write')))
     return { ok: false, response: rateLimited(secondsLeftInWindow(context.now)) };
   if (!isJsonBody(request))
     return {

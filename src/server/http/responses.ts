@@ -1,3 +1,4 @@
+import type { ChannelName } from '../../core/delivery/channels.ts';
 import { capIssues } from '../../core/api/issue-cap.ts';
 import type { QueryIssue } from '../../core/api/query.ts';
 import { allowedMethods, PAGE_METHODS, type RouteSpec } from '../../core/routes/route.ts';
@@ -61,6 +62,9 @@ export const webhooksUnavailable = (retryAfterSeconds: number): Response =>
 /** The WebSub hub is off, or its store or queue cannot be reached (decisions.md, "Outbound addresses"). */
 export const webSubUnavailable = (retryAfterSeconds: number): Response =>
   errorResponse(503, { error: 'websub_unavailable' }, { 'Retry-After': String(retryAfterSeconds) });
+/** A channel at its total cap (decisions.md, "Delivery that loses nothing"): no new subscriber until some leave. */
+export const channelFull = (channel: ChannelName): Response =>
+  errorResponse(503, { error: `${channel}_full` });
 export const rateLimited = (retryAfterSeconds: number): Response =>
   jsonResponse(
     { error: 'rate_limited' },

@@ -32,7 +32,7 @@ import { readPollStates, recordRun, storedDraftKeys } from './store.ts';
  */
 export interface WatchBindings extends LoopbackSwitch {
   ASSETS: Pick<Fetcher, 'fetch'>;
-  PUSH_DB?: D1Database;
+  DB?: D1Database;
   /** The review channel: a Discord or Slack webhook (a secret). */
   REVIEW_WEBHOOK_URL?: string;
 }
@@ -41,7 +41,7 @@ export interface WatchBindings extends LoopbackSwitch {
 let lastMissing = '';
 
 export async function runScheduledWatch(env: WatchBindings, now: Date): Promise<void> {
-  const db = env.PUSH_DB;
+  const db = env.DB;
   if (db === undefined) return;
   try {
     const config = await readWatchConfig(env.ASSETS);

@@ -4,7 +4,7 @@ import { backoffMs } from '../../core/watch/poll-state.ts';
 import { reviewMessage } from '../../core/watch/review-message.ts';
 import type { Event } from '../../core/schemas.ts';
 import { REVIEW_SENDS_PER_RUN } from './run-shares.ts';
-import { postChatMessage } from '../webhooks/post-message.ts';
+import { postChatMessage } from '../delivery/channels/chat/post-message.ts';
 
 /**
  * Telling the review channel of new drafts (decisions.md, "Watched every minute, reviewed at once"): each draft

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { retryDelaySeconds } from '../../policy.ts';
+import { outcomeOf, retryAfterSeconds } from './sender.ts';
+
+describe('what a push service answer means', () => {
+  it.each([
+    [201, 'sent'],
+    [200, 'sent'],
+    [404, 'gone'],
+    [410, 'gone'],
+    [429, 'retry'],
+    [500, 'retry'],
+    [503, 'retry'],
+    [400, 'failed'],
+    [403, 'failed'],
+    [413, 'failed'],
+  ] as const)('%i is %s', (status, kind) => {
+    expect(outcomeOf(status, undefined).kind).toBe(kind);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = new Date('2026-06-15T12:00:00.000Z');
+    expect(retryAfterSeconds('120', now)).toBe(120);
+    expect(retryAfterSeconds('Mon, 15 Jun 2026 12:01:30 GMT', now)).toBe(90);
+    expect(retryAfterSeconds('Mon, 15 Jun 2026 11:00:00 GMT', now)).toBe(0);
+    expect(retryAfterSeconds(null, now)).toBeUndefined();
+    expect(retryAfterSeconds('soon', now)).toBeUndefined();
+  });
+
+  it('backs off 30 s doubling to at most an hour, or as long as the service asked within 1 s to 1 h', () => {
+    expect([2, 3, 4, 5, 6, 7, 8, 9].map((attempt) => retryDelaySeconds(attempt, undefined))).toEqual([
+      30, 60, 120, 240, 480, 960, 1920, 3600,
+    ]);
+    expect(retryDelaySeconds(2, 7)).toBe(7);
+    expect(retryDelaySeconds(2, 0)).toBe(1);
+    expect(retryDelaySeconds(2, 86_400)).toBe(3600);
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { getPlatformProxy } from 'wrangler';
+import { copyMigratedD1 } from '../../scripts/lib/local-d1.ts';
+
+/**
+ * A real local D1 (Miniflare's, the one `wrangler dev` runs) with the repository's migrations applied: the service's
+ * state database, for tests of the delivery wing and the watcher in Node.
+ */
+
+/** A real local D1 in workerd: starting one takes about a second, and several on a loaded machine. */
+export const REAL_D1 = { timeout: 60_000 };
+
+export interface StateDatabase {
+  db: D1Database;
+  /** Deletes every row (the schema stays), so that a file's tests share one database and each starts empty. */
+  empty(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function startStateDatabase(): Promise<StateDatabase> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'departures-board-state-d1-'));
+  const configPath = path.join(folder, 'wrangler.json');
+  const databases = [{ binding: 'DB', database_name: 'state-test', database_id: 'state-test' }];
+  await writeFile(
+    configPath,
+    JSON.stringify({ name: 'state-test', compatibility_date: '2026-10-01', d1_databases: databases }),
+  );
+  // Migrated by wrangler, as every local server's database is (scripts/lib/local-d1.ts).
+  await copyMigratedD1(databases, folder);
+  // getPlatformProxy's persist path is the `v3` folder inside what wrangler's `--persist-to` names.
+  const persist = { path: path.join(folder, 'v3') };
+  const proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath, persist });
+  const db = proxy.env.DB;
+  return {
+    db,
+    async empty() {
+      // Newest table first, so that no row is deleted before the rows that refer to it.
+      const { results } = await db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT GLOB 'sqlite_*' AND name NOT GLOB '_cf_*' AND name <> 'd1_migrations' ORDER BY rowid DESC",
+        )
+        .all<{ name: string }>();
+      await db.batch([
+        ...results.map(({ name }) => db.prepare(`DELETE FROM "${name}"`)),
+        db.prepare('DELETE FROM sqlite_sequence'),
+      ]);
+    },
+    async dispose() {
+      await proxy.dispose();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One database for the calling test file, emptied before each of its tests: starting one is a second of CPU
+ * (workerd), so a file starts it once. Registers the file's hooks; `db` is there once its `beforeAll` has run.
+ */
+export function stateDatabaseForFile(): { readonly db: D1Database; empty(): Promise<void> } {
+  let database: StateDatabase | undefined;
+  const started = () => {
+    if (database === undefined) throw new Error('the file’s database is started by its beforeAll');
+    return database;
+  };
+  beforeAll(async () => {
+    database = await startStateDatabase();
+  }, REAL_D1.timeout);
+  afterAll(() => database?.dispose(), REAL_D1.timeout);
+  beforeEach(() => started().empty(), REAL_D1.timeout);
+  return {
+    get db() {
+      return started().db;
+    },
+    /** Empties it again within a test, as before each test. */
+    empty: () => started().empty(),
+  };
+}
