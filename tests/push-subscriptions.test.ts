@@ -40,7 +40,7 @@ const rowsFor = (endpoint: string) =>
 
 describe('push subscriptions in D1', () => {
   it('subscribes (201), replaces topics, keys and language (200), and forgets (204)', async () => {
-    const endpoint = `https://push.example.net/send/${randomBytes(8).toString('hex')}`;
+    const endpoint = `https://fcm.googleapis.com/fcm/send/${randomBytes(8).toString('hex')}`;
     const first = browserSubscription(endpoint);
     const created = await write('POST', { subscription: first, providers: ['provider_b'] });
     expect(created.status).toBe(201);
@@ -82,10 +82,10 @@ describe('push subscriptions in D1', () => {
 
   it('stores spellings of one endpoint as one row in the standard form, with its expirationTime', async () => {
     const token = randomBytes(8).toString('hex');
-    const stored = `https://push.example.net/send/${token}`;
+    const stored = `https://fcm.googleapis.com/fcm/send/${token}`;
     const first = await write('POST', {
       subscription: {
-        ...browserSubscription(` HTTPS://PUSH.Example.NET.:443/send/./${token}`),
+        ...browserSubscription(` HTTPS://FCM.GoogleAPIs.com.:443/fcm/send/./${token}`),
         expirationTime: 4_000_000_000_000,
       },
       providers: ['provider_a'],
@@ -93,7 +93,7 @@ describe('push subscriptions in D1', () => {
     expect(first.status).toBe(201);
     const second = await write('POST', {
       subscription: {
-        ...browserSubscription(`https:push.example.net/send/${token}`),
+        ...browserSubscription(`https:fcm.googleapis.com/fcm/send/${token}`),
         expirationTime: 4_102_444_800_000,
       },
       providers: ['provider_a'],
@@ -104,17 +104,28 @@ describe('push subscriptions in D1', () => {
       `SELECT endpoint, expiration_time AS expirationTime FROM subscriptions WHERE endpoint LIKE '%${token}'`,
     );
     expect(rows).toEqual([{ endpoint: stored, expirationTime: 4_102_444_800_000 }]);
-    expect((await write('DELETE', { endpoint: `https://push.example.net./send/${token}` })).status).toBe(204);
+    expect((await write('DELETE', { endpoint: `https://fcm.googleapis.com./fcm/send/${token}` })).status).toBe(204);
     expect(await rowsFor(stored)).toEqual([]);
   });
 
-  it('refuses an endpoint with a fragment or another port, and a key that is no P-256 point, as documented', async () => {
-    for (const endpoint of ['https://push.example.net/send/x#frag', 'https://push.example.net:8443/send/x']) {
+  it('refuses an endpoint with a fragment, another port or on no known push service, and a key that is no P-256 point, as documented', async () => {
+    for (const endpoint of [
+      'https://fcm.googleapis.com/fcm/send/x#frag',
+      'https://fcm.googleapis.com:8443/fcm/send/x',
+      'https://push.example.net/send/x',
+    ]) {
       const response = await write('POST', { subscription: browserSubscription(endpoint), providers: ['provider_a'] });
       expect(response.status, endpoint).toBe(400);
       contract.expectBodyMatches('/api/push/subscriptions', 400, await response.json(), 'post');
     }
-    const offCurve = browserSubscription('https://push.example.net/send/x');
+    const unknown = await write('POST', {
+      subscription: browserSubscription('https://push.example.net/send/x'),
+      providers: ['provider_a'],
+    });
+    expect(((await unknown.json()) as { issues: { message: string }[] }).issues).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/^must be on a known Web Push service: /) }),
+    ]);
+    const offCurve = browserSubscription('https://fcm.googleapis.com/fcm/send/x');
     offCurve.keys.p256dh = Buffer.from([4, ...Array(64).fill(0)]).toString('base64url');
     const response = await write('POST', { subscription: offCurve, providers: ['provider_a'] });
     expect(response.status).toBe(400);

@@ -103,7 +103,9 @@ describe('one endpoint, many spellings: one subscription', REAL_D1, () => {
 
   it('forgets the subscription whichever spelling the DELETE names', async () => {
     await write(database.db, 'POST', subscribeBody(STORED));
-    const response = await write(database.db, 'DELETE', { endpoint: ' https://FCM.googleapis.com.:443/fcm/send/./abc' });
+    const response = await write(database.db, 'DELETE', {
+      endpoint: ' https://FCM.googleapis.com.:443/fcm/send/./abc',
+    });
     expect(response?.status).toBe(204);
     expect(await storedRows()).toEqual([]);
   });
