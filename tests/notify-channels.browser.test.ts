@@ -101,8 +101,9 @@ const run = (request: ReturnType<typeof curlRequest>, body = request.body) =>
 async function storedWebhook(url: string) {
   const rows = await queryLocalD1(
     stateDir,
-    `SELECT w.platform, w.locale, t.provider, t.kind FROM chat_webhooks w JOIN chat_webhook_topics t
-     ON t.webhook_id = w.id WHERE w.url = '${url}' ORDER BY t.provider, t.kind`,
+    `SELECT w.channel AS platform, w.locale, substr(t.topic, 1, instr(t.topic, '/') - 1) AS provider, substr(t.topic, instr(t.topic, '/') + 1) AS kind
+     FROM subscribers w JOIN subscriber_topics t ON t.subscriber_id = w.id WHERE w.address = '${url}'
+     ORDER BY provider, kind`,
   );
   return rows.map((row) => `${row['platform']} ${row['locale']} ${row['provider']} ${row['kind']}`);
 }

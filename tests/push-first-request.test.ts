@@ -113,7 +113,7 @@ async function subscribeToFeed(): Promise<void> {
   await webSubSubscriber.waitFor(() => webSubSubscriber.active(WEBSUB_CALLBACK), 'the hub’s verification of intent');
   await eventually(
     async () =>
-      (await rows('SELECT callback FROM websub_subscriptions')).some(
+      (await rows("SELECT address AS callback FROM subscribers WHERE channel = 'websub'")).some(
         (row) => row['callback'] === `${webSubSubscriber.origin}${WEBSUB_CALLBACK}`,
       ),
     'the verified WebSub subscription stored',
@@ -248,9 +248,13 @@ describe('a new build’s first request', () => {
       expect(tally()).toEqual({ push: 1, websub: 1, discord: 1, slack: 1 });
       const ledger = async (table: string, where: string) =>
         (await rows(`SELECT count(*) AS n FROM ${table} WHERE ${where}`))[0];
-      expect(await ledger('deliveries', `event_id = '${EVENT_ID}'`)).toEqual({ n: 1 });
-      expect(await ledger('chat_deliveries', `event_id = '${EVENT_ID}'`)).toEqual({ n: 2 });
-      expect(await ledger('websub_deliveries', `change = '${EVENT_ID}/announced'`)).toEqual({ n: 1 });
+      // One ledger row per subscriber and channel, each sent: push 1, WebSub 1, Discord 1, Slack 1.
+      const sent = (channel: string) =>
+        ledger(
+          'deliveries d JOIN subscribers s ON s.id = d.subscriber_id',
+          `d.event_id = '${EVENT_ID}' AND d.state = 'sent' AND s.channel = '${channel}'`,
+        );
+      for (const channel of ['push', 'websub', 'discord', 'slack']) expect(await sent(channel)).toEqual({ n: 1 });
     },
     2 * DELIVERY_DEADLINE_MS,
   ); // room for the deadline's own message

@@ -34,8 +34,9 @@ const write = (method: 'POST' | 'DELETE', body: unknown, ip = uniqueClientIp()) 
 const rowsFor = (endpoint: string) =>
   queryLocalD1(
     stateDir,
-    `SELECT s.locale, s.p256dh, t.provider, t.kind FROM subscriptions s LEFT JOIN subscription_topics t
-     ON t.subscription_id = s.id WHERE s.endpoint = '${endpoint}' ORDER BY t.provider, t.kind`,
+    `SELECT s.locale, json_extract(s.data, '$.p256dh') AS p256dh, substr(t.topic, 1, instr(t.topic, '/') - 1) AS provider, substr(t.topic, instr(t.topic, '/') + 1) AS kind
+     FROM subscribers s LEFT JOIN subscriber_topics t ON t.subscriber_id = s.id
+     WHERE s.channel = 'push' AND s.address = '${endpoint}' ORDER BY provider, kind`,
   );
 
 describe('push subscriptions in D1', () => {
@@ -74,7 +75,7 @@ describe('push subscriptions in D1', () => {
     expect(await rowsFor(endpoint)).toEqual([]);
     const topicsLeft = await queryLocalD1(
       stateDir,
-      'SELECT COUNT(*) AS n FROM subscription_topics WHERE subscription_id NOT IN (SELECT id FROM subscriptions)',
+      'SELECT COUNT(*) AS n FROM subscriber_topics WHERE subscriber_id NOT IN (SELECT id FROM subscribers)',
     );
     expect(topicsLeft).toEqual([{ n: 0 }]);
     expect((await write('DELETE', { endpoint })).status).toBe(204);
@@ -101,9 +102,9 @@ describe('push subscriptions in D1', () => {
     expect(second.status).toBe(200);
     const rows = await queryLocalD1(
       stateDir,
-      `SELECT endpoint, expiration_time AS expirationTime FROM subscriptions WHERE endpoint LIKE '%${token}'`,
+      `SELECT address AS endpoint, expires_at AS expiresAt FROM subscribers WHERE channel = 'push' AND address LIKE '%${token}'`,
     );
-    expect(rows).toEqual([{ endpoint: stored, expirationTime: 4_102_444_800_000 }]);
+    expect(rows).toEqual([{ endpoint: stored, expiresAt: '2100-01-01T00:00:00.000Z' }]);
     expect((await write('DELETE', { endpoint: `https://fcm.googleapis.com./fcm/send/${token}` })).status).toBe(204);
     expect(await rowsFor(stored)).toEqual([]);
   });

@@ -119,8 +119,8 @@ async function openWithPush(path: string, fake: FakeSubscription): Promise<Page>
 const storedTopics = (endpoint: string) =>
   queryLocalD1(
     stateDir,
-    `SELECT s.locale, t.provider, t.kind FROM subscriptions s JOIN subscription_topics t
-     ON t.subscription_id = s.id WHERE s.endpoint = '${endpoint}' ORDER BY t.provider, t.kind`,
+    `SELECT s.locale, substr(t.topic, 1, instr(t.topic, '/') - 1) AS provider, substr(t.topic, instr(t.topic, '/') + 1) AS kind FROM subscribers s JOIN subscriber_topics t
+     ON t.subscriber_id = s.id WHERE s.channel = 'push' AND s.address = '${endpoint}' ORDER BY provider, kind`,
   );
 
 const writeTo = (page: Page, method: 'POST' | 'DELETE') =>

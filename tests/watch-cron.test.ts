@@ -93,7 +93,7 @@ beforeAll(async () => {
   server = await startServer({
     workerConfig: path.join(copy, 'server/wrangler.json'),
     persistTo: state,
-    vars: { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' },
+    vars: { ALLOW_LOOPBACK_RECEIVERS: 'true' },
     secrets: { REVIEW_WEBHOOK_URL: `${receiver.origin}${WEBHOOK_PATH}` },
   });
 }, 240_000);

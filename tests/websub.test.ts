@@ -52,7 +52,8 @@ const storedSubscriptions = async () =>
   (
     await queryLocalD1(
       copy.state,
-      'SELECT topic, callback, secret, expires_at, failing_since FROM websub_subscriptions',
+      `SELECT json_extract(data, '$.topic') AS topic, address AS callback, json_extract(data, '$.secret') AS secret,
+              expires_at, failing_since FROM subscribers WHERE channel = 'websub'`,
     )
   ).sort((a, b) => String(a['callback']).localeCompare(String(b['callback'])));
 const rowOf = async (callbackPath: string) =>

@@ -55,7 +55,7 @@ async function benchOne(size: number): Promise<PushBenchRow> {
     await cp(path.dirname(path.dirname(BUILT_WORKER_CONFIG)), copy, { recursive: true });
     const configFile = path.join(copy, 'server/wrangler.json');
     const serve = () =>
-      startServer({ workerConfig: configFile, persistTo: state, vars: { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' } });
+      startServer({ workerConfig: configFile, persistTo: state, vars: { ALLOW_LOOPBACK_RECEIVERS: 'true' } });
 
     // The first build's first request meets the history; then the subscribers and a new build with a new event,
     // written while stopped, as a deploy does.

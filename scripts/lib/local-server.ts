@@ -55,7 +55,7 @@ export interface ServeOptions {
   /** Other secrets, written to the same env file (never the command line): `REVIEW_WEBHOOK_URL` (docs/watch.md). */
   secrets?: Readonly<Record<string, string>>;
   /**
-   * Variables beyond the VAPID secrets, e.g. `PUSH_ALLOW_LOOPBACK_RECEIVER: 'true'` for a test's push receiver
+   * Variables beyond the VAPID secrets, e.g. `ALLOW_LOOPBACK_RECEIVERS: 'true'` for a test's push receiver
    * (never set by `npm start`).
    */
   vars?: Readonly<Record<string, string>>;

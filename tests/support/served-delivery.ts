@@ -44,7 +44,7 @@ export async function copyServedBuild(name: string): Promise<ServedCopy> {
       startServer({
         workerConfig: path.join(dir, 'server/wrangler.json'),
         persistTo: state,
-        vars: { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' },
+        vars: { ALLOW_LOOPBACK_RECEIVERS: 'true' },
       }),
     async remove() {
       await rm(dir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { type DeliveryOutcome, deliveryId, type SendContext, type Subscriber } f
 import { channelNamed } from './channels/index.ts';
 import type { DeliverMessage } from './messages.ts';
 import { recordOutcomes, type SendResult } from './outcomes.ts';
-import { SENDING_LEASE_MS } from './policy.ts';
+import { QUEUE_CARRIED_RETRY_MS, SENDING_LEASE_MS } from './policy.ts';
 import { IN_IDS, jsonIds } from './sql.ts';
 
 /**
@@ -83,8 +83,38 @@ export async function deliver(
       return { id: target.id, attempts: attemptsOf.get(target.id) ?? 1, outcome };
     }),
   );
-  await recordOutcomes(db, { eventId: event.id, transition, lease: sending }, results, now);
+  const retries = await recordOutcomes(db, { eventId: event.id, transition, lease: sending }, results, now);
+  await carrySoonRetries(env, message, retries, now);
   return results;
+}
+
+/**
+ * The queue carries a retry due within a minute (a 429's short `Retry-After`, the first backoff) so that it need
+ * not wait for the next cron run; the cron still queues every retry at its due time (docs/delivery.md, "One clock"),
+ * and whichever comes first claims it, so a lost carrier costs nothing and neither sends twice. The carrier holds no
+ * lease: it claims only a row that is due and unheld, at its own clock (its `at` is the due time).
+ */
+async function carrySoonRetries(
+  env: DeliveryBindings,
+  message: DeliverMessage,
+  retries: readonly { id: number; due: Date }[],
+  now: Date,
+): Promise<void> {
+  const soon = retries.filter(({ due }) => due.getTime() - now.getTime() <= QUEUE_CARRIED_RETRY_MS);
+  if (soon.length === 0 || env.DELIVERY_QUEUE === undefined) return;
+  const latest = new Date(Math.max(...soon.map(({ due }) => due.getTime())));
+  const carrier: DeliverMessage = {
+    ...message,
+    subscriberIds: soon.map(({ id }) => id),
+    lease: `carrier:${crypto.randomUUID()}`,
+    at: latest.toISOString(),
+  };
+  const delaySeconds = Math.ceil((latest.getTime() - now.getTime()) / 1000);
+  try {
+    await env.DELIVERY_QUEUE.send(carrier, { contentType: 'json', delaySeconds });
+  } catch (error) {
+    console.warn('a retry was not handed to the queue; the cron queues it at its due time', error);
+  }
 }
 
 /** One subscriber's outcome: its channel's send, after the wing's own checks; a throw is a failure to retry. */

@@ -21,12 +21,13 @@ export interface SendResult {
 
 const REASON_MAX_LENGTH = 200;
 
+/** Returns the retries it recorded: each subscriber to try again and when. */
 export async function recordOutcomes(
   db: D1Database,
   held: { eventId: string; transition: Transition; lease: string },
   results: readonly SendResult[],
   now: Date,
-): Promise<void> {
+): Promise<{ id: number; due: Date }[]> {
   const rows = results
     .filter(({ outcome }) => outcome.kind !== 'gone')
     .map(({ id, attempts, outcome }) => {
@@ -78,4 +79,5 @@ export async function recordOutcomes(
         .bind(jsonIds(failing), new Date(now.getTime() - FAILING_LIMIT_MS).toISOString()),
     );
   if (statements.length > 0) await db.batch(statements);
+  return rows.flatMap(({ id, due }) => (due === null ? [] : [{ id, due: new Date(due) }]));
 }

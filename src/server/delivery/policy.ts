@@ -37,6 +37,9 @@ export const QUEUED_LEASE_MS = 5 * MS_PER_MINUTE;
 /** How long a sender holds what it claimed: an isolate that died while sending leaves it to the cron after this. */
 export const SENDING_LEASE_MS = 2 * MS_PER_MINUTE;
 
+/** A retry due within this long is also carried by the queue, with a delay (deliver.ts); the cron queues all. */
+export const QUEUE_CARRIED_RETRY_MS = MS_PER_MINUTE;
+
 /** Subscribers read per fan-out message (one indexed read, one insert of their deliveries). */
 export const FANOUT_PAGE_SIZE = 1000;
 /** Subscribers per `deliver` message: a consumer batch of 100 messages makes at most 1,000 requests. */
