@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * Watched feeds on loopback for the watcher's tests and benchmark: each path serves a document with a strong ETag
  * and a Last-Modified date and answers a request that names them (If-None-Match, If-Modified-Since) 304, as a
- * polite feed host does; a path can be made to fail. Every request is recorded with its headers.
+ * polite feed host does; a path can be made to fail or to redirect. Every request is recorded with its headers.
  */
 
 export interface FeedRequest {
@@ -29,6 +29,8 @@ export interface FeedServer {
   serve(path: string, body: string, contentType?: string): void;
   /** Answers every request to `path` with `status` until `serve` is called for it again. */
   fail(path: string, status: number): void;
+  /** Redirects every request to `path` to `location` (sent as given) with `status` until `serve` is called for it. */
+  redirect(path: string, location: string, status?: number): void;
   requestsTo(path: string): FeedRequest[];
   close(): Promise<void>;
 }
@@ -37,11 +39,13 @@ export interface FeedServer {
 export class FeedDocuments {
   private readonly served = new Map<string, Served>();
   private readonly failing = new Map<string, number>();
+  private readonly redirects = new Map<string, { location: string; status: number }>();
   private clock = Date.parse('2026-01-01T00:00:00Z');
 
   /** Serves `body` at `path` from now on, with a new ETag and Last-Modified when it changed. */
   serve(path: string, body: string, contentType = 'application/rss+xml; charset=utf-8'): void {
     this.failing.delete(path);
+    this.redirects.delete(path);
     if (this.served.get(path)?.body === body) return;
     this.clock += 60_000;
     const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
@@ -53,10 +57,18 @@ export class FeedDocuments {
     this.failing.set(path, status);
   }
 
+  /** Redirects every request to `path` to `location` (sent as given) with `status` until `serve` is called for it. */
+  redirect(path: string, location: string, status = 302): void {
+    this.redirects.set(path, { location, status });
+  }
+
   /** The answer to a GET of `path` with the request's conditional headers (lowercase names). */
   answer(path: string, headers: Readonly<Record<string, string | undefined>>) {
     const failure = this.failing.get(path);
     if (failure !== undefined) return { status: failure, headers: {}, body: 'down for maintenance' };
+    const redirect = this.redirects.get(path);
+    if (redirect !== undefined)
+      return { status: redirect.status, headers: { Location: redirect.location }, body: 'moved' };
     const document = this.served.get(path);
     if (document === undefined) return { status: 404, headers: {}, body: 'no such feed' };
     const validators = { ETag: document.etag, 'Last-Modified': document.lastModified };
@@ -84,6 +96,7 @@ export async function startFeedServer(): Promise<FeedServer> {
     requests,
     serve: (path, body, contentType) => documents.serve(path, body, contentType),
     fail: (path, status) => documents.fail(path, status),
+    redirect: (path, location, status) => documents.redirect(path, location, status),
     requestsTo: (path) => requests.filter((request) => request.path === path),
     close: () =>
       new Promise<void>((resolve) => {

@@ -109,7 +109,10 @@ async function readWatchConfig(assets: Pick<Fetcher, 'fetch'>): Promise<WatchCon
   return config;
 }
 
-/** The worker sends only to addresses the outbound policy allows: a feed it refuses is a failing source. */
+/**
+ * The worker sends only to addresses the outbound policy allows: a feed it refuses is a failing source, and so is
+ * a feed that redirects to an address it refuses (each redirect is judged before it is followed: fetch-feed.ts).
+ */
 function fetchAllowedFeed(
   feed: string,
   headers: Readonly<Record<string, string>>,
@@ -121,7 +124,10 @@ function fetchAllowedFeed(
       kind: 'failed',
       reason: `is not read by the worker: the feed ${OUTBOUND_PROBLEM_MESSAGES[address.problem]}`,
     });
-  return fetchFeed(address.url, headers, { ...DEFAULT_FETCH_LIMITS, maxBytes: FEED_MAX_BYTES });
+  return fetchFeed(address.url, headers, { ...DEFAULT_FETCH_LIMITS, maxBytes: FEED_MAX_BYTES }, (target) => {
+    const hop = outboundAddress(target, rules);
+    return hop.ok ? hop : { ok: false, reason: OUTBOUND_PROBLEM_MESSAGES[hop.problem] };
+  });
 }
 
 /**
