@@ -51,14 +51,11 @@ const CLOCK_SHIFTS_DAYS = [0, -150, 150];
  * file that reads the report through workerd (it hands workerd the test's clock instead), and the push files below.
  */
 const REAL_CLOCK_ONLY = [
-  // The push files with a real local D1: they hand the code under test its clock (or only store the time), and their
-  // database runs in workerd, whose clock the shift does not move; the D1 start is most of their cost.
-  'src/server/push/delivery.test.ts',
-  'src/server/push/build-dispatch.test.ts',
+  // The delivery and watcher files with a real local D1: they hand the code under test its clock (or only store the
+  // time), and their database runs in workerd, whose clock the shift does not move; the D1 start is most of their cost.
+  'src/server/delivery/build-dispatch.test.ts',
   'functions/api/push-store.test.ts',
   'src/server/watch/cron.test.ts',
-  'src/server/webhooks/delivery.test.ts',
-  'src/server/websub/delivery.test.ts',
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',
   'src/core/content/validate-event-files.fuzz.test.ts',

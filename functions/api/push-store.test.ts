@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureFiles } from '../../scripts/lib/built-files.ts';
+import { assetsBinding, fixtureFiles } from '../../scripts/lib/built-files.ts';
 import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import { makeEvent, NOW } from '../../src/core/test-events.ts';
 import { withCommonHeaders } from '../../src/server/http/cors.ts';
-import { deliver, fanOut } from '../../src/server/push/consumer.ts';
-import { pushDatabaseForFile, REAL_D1, startPushDatabase } from '../../tests/support/push-d1.ts';
+import { BASE_URL } from '../../src/server/base-url.ts';
+import { deliver } from '../../src/server/delivery/deliver.ts';
+import { fanOut } from '../../src/server/delivery/fan-out.ts';
 import { createSubscriberKeys } from '../../tests/support/push-receiver.ts';
 import { recordingQueue } from '../../tests/support/recording-queue.ts';
+import { REAL_D1, startStateDatabase, stateDatabaseForFile } from '../../tests/support/state-d1.ts';
 import { vapidForTest } from '../../tests/support/test-vapid.ts';
 
 /**
@@ -15,12 +17,14 @@ import { vapidForTest } from '../../tests/support/test-vapid.ts';
  * Expected rows and statuses are written by hand from decisions.md.
  */
 
-const { secrets, keys: vapid } = vapidForTest();
+const { secrets } = vapidForTest();
 const files = fixtureFiles([], NOW);
 
-const database = pushDatabaseForFile();
+const database = stateDatabaseForFile();
 
-const appOver = (db: D1Database) => edgeApp(files, { push: { ...secrets, PUSH_DB: db } });
+/** The worker's bindings over `db`: the VAPID secrets and a queue the write path never sends to. */
+const appOver = (db: D1Database) =>
+  edgeApp(files, { push: { ...secrets, DB: db, DELIVERY_QUEUE: recordingQueue().queue as unknown as Queue } });
 
 const write = (db: D1Database, method: 'POST' | 'DELETE', body: unknown) =>
   appOver(db).request('/api/push/subscriptions', {
@@ -34,12 +38,16 @@ const subscribeBody = (endpoint: string, expirationTime: number | null = null) =
   return { subscription: { endpoint, expirationTime, keys: { p256dh, auth } }, providers: ['provider_a'] };
 };
 
+/** The push subscribers as stored (migration 0008): the endpoint is both what makes one and where pushes go. */
 const storedRows = async () =>
   (
     await database.db
-      .prepare('SELECT endpoint, expiration_time AS expirationTime FROM subscriptions ORDER BY id')
-      .all<{ endpoint: string; expirationTime: number | null }>()
+      .prepare(
+        "SELECT key AS endpoint, address, expires_at AS expiresAt FROM subscribers WHERE channel = 'push' ORDER BY id",
+      )
+      .all<{ endpoint: string; address: string; expiresAt: string | null }>()
   ).results;
+const stored = (endpoint: string, expiresAt: string | null = null) => ({ endpoint, address: endpoint, expiresAt });
 
 const STORED = 'https://fcm.googleapis.com/fcm/send/abc';
 
@@ -70,7 +78,7 @@ describe('one endpoint, many spellings: one subscription', REAL_D1, () => {
       ['a trailing dot on the host', 200],
       ['a dot segment in the path', 200],
     ]);
-    expect(await storedRows()).toEqual([{ endpoint: STORED, expirationTime: null }]);
+    expect(await storedRows()).toEqual([stored(STORED)]);
   });
 
   it('refuses the spelling with a fragment, saying so, and stores nothing', async () => {
@@ -87,17 +95,29 @@ describe('one endpoint, many spellings: one subscription', REAL_D1, () => {
   it('sends one push to the subscription the spellings made, at its standard form', async () => {
     for (const [, endpoint] of SPELLINGS) await write(database.db, 'POST', subscribeBody(endpoint));
     const queued = recordingQueue();
-    const env = { PUSH_DB: database.db, PUSH_QUEUE: queued.queue };
+    const env = {
+      ...secrets,
+      ASSETS: assetsBinding(files),
+      DB: database.db,
+      DELIVERY_QUEUE: queued.queue as unknown as Queue,
+    };
     const event = makeEvent({ id: 'one-push', announcedAt: NOW.toISOString() });
-    await fanOut(env, { type: 'fanout', event, transition: 'announced', afterId: 0 });
+    // The dispatch's claim of the pair, held by the fan-out message below (src/server/delivery/dispatch.ts).
+    await database.db
+      .prepare(
+        `INSERT INTO notifications (event_id, transition, provider, kind, found_at, event, lease, lease_until)
+         VALUES ('one-push', 'announced', 'provider_a', 'reset', ?1, ?2, 'fan-out', ?3)`,
+      )
+      .bind(NOW.toISOString(), JSON.stringify(event), new Date(NOW.getTime() + 60_000).toISOString())
+      .run();
+    await fanOut(env, { type: 'fanout', event, transition: 'announced', lease: 'fan-out', at: NOW.toISOString() }, NOW);
     const sentTo: string[] = [];
     const fetcher = async (input: RequestInfo | URL) => {
       sentTo.push(String(input));
       return new Response(null, { status: 201 });
     };
-    for (const { body } of queued.take())
-      if (body.type === 'deliver')
-        await deliver(env, body, { vapid, allowLoopbackReceiver: false, fetcher: fetcher as typeof fetch }, NOW);
+    const settings = { rules: { allowLoopbackReceiver: false }, baseUrl: BASE_URL, fetcher: fetcher as typeof fetch };
+    for (const { body } of queued.take()) if (body.type === 'deliver') await deliver(env, body, settings, NOW);
     expect(sentTo).toEqual([STORED]);
   });
 
@@ -113,14 +133,15 @@ describe('one endpoint, many spellings: one subscription', REAL_D1, () => {
 
 describe('expirationTime', REAL_D1, () => {
   it('is stored as the browser gave it, and replaced with the rest of the subscription', async () => {
+    // Kept as the moment it names (ms since the epoch, as PushSubscription gives it): 4102444800 s is 2100-01-01.
     expect((await write(database.db, 'POST', subscribeBody(STORED, 4_102_444_800_000)))?.status).toBe(201);
-    expect(await storedRows()).toEqual([{ endpoint: STORED, expirationTime: 4_102_444_800_000 }]);
+    expect(await storedRows()).toEqual([stored(STORED, '2100-01-01T00:00:00.000Z')]);
     expect((await write(database.db, 'POST', subscribeBody(STORED, null)))?.status).toBe(200);
-    expect(await storedRows()).toEqual([{ endpoint: STORED, expirationTime: null }]);
+    expect(await storedRows()).toEqual([stored(STORED)]);
     const { expirationTime: _absent, ...withoutExpiration } = subscribeBody(STORED, 5).subscription;
     const body = { subscription: withoutExpiration, providers: ['provider_b'] };
     expect((await write(database.db, 'POST', body))?.status).toBe(200);
-    expect(await storedRows()).toEqual([{ endpoint: STORED, expirationTime: null }]);
+    expect(await storedRows()).toEqual([stored(STORED)]);
   });
 });
 
@@ -149,10 +170,10 @@ describe('D1 unavailable', REAL_D1, () => {
   });
 
   it('a database without its tables (deleted, or never migrated): the same 503', async () => {
-    const broken = await startPushDatabase();
+    const broken = await startStateDatabase();
     try {
       await broken.db.batch(
-        ['deliveries', 'subscription_topics', 'subscriptions'].map((table) => broken.db.prepare(`DROP TABLE ${table}`)),
+        ['deliveries', 'subscriber_topics', 'subscribers'].map((table) => broken.db.prepare(`DROP TABLE ${table}`)),
       );
       await expectUnavailable(await write(broken.db, 'POST', subscribeBody(STORED)));
       await expectUnavailable(await write(broken.db, 'DELETE', { endpoint: STORED }));

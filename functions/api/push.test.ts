@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fixtureFiles } from '../../scripts/lib/built-files.ts';
 import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import { NOW } from '../../src/core/test-events.ts';
+import type { DeliveryBindings } from '../../src/server/delivery/bindings.ts';
 import { hostileJsonBody } from '../../tests/support/hostile-requests.ts';
 import { issuesOf } from '../../tests/support/invalid-request.ts';
 
@@ -14,7 +15,7 @@ import { issuesOf } from '../../tests/support/invalid-request.ts';
 
 const files = fixtureFiles([], NOW);
 const configured = { VAPID_PUBLIC_KEY: 'B', VAPID_PRIVATE_KEY: 'p', VAPID_SUBJECT: 'mailto:a@b.example' };
-const app = (push = {}) => edgeApp(files, { push: { ...configured, ...push } });
+const app = (push: Omit<DeliveryBindings, 'ASSETS'> = {}) => edgeApp(files, { push: { ...configured, ...push } });
 
 /** A browser's keys: a real uncompressed P-256 point and a 16-byte secret. */
 function browserKeys(): { p256dh: string; auth: string } {
@@ -30,7 +31,7 @@ const goodBody = (endpoint = 'https://fcm.googleapis.com/fcm/send/abc') => ({
   locale: 'zh',
 });
 
-const post = (body: unknown, init: RequestInit = {}, push = {}) =>
+const post = (body: unknown, init: RequestInit = {}, push: Omit<DeliveryBindings, 'ASSETS'> = {}) =>
   app(push).request('/api/push/subscriptions', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -116,10 +117,13 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
     ]);
   });
 
-  it('the loopback receiver is let through only with PUSH_ALLOW_LOOPBACK_RECEIVER=true, and nothing else is', async () => {
-    const on = { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' };
+  it('the loopback receiver is let through only with ALLOW_LOOPBACK_RECEIVERS=true (or its older name), and nothing else is', async () => {
+    const on = { ALLOW_LOOPBACK_RECEIVERS: 'true' };
     expect((await post(goodBody('http://127.0.0.1:8787/x'), {}, on))?.status).toBe(503);
     expect((await post(goodBody('http://localhost:8787/x'), {}, on))?.status).toBe(503);
+    expect(
+      (await post(goodBody('http://127.0.0.1:8787/x'), {}, { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' }))?.status,
+    ).toBe(503);
     for (const endpoint of [
       'http://192.168.1.10:8787/x',
       'http://push.example.net/x',
@@ -127,9 +131,8 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
       'https://push.example.net/x',
     ])
       expect((await post(goodBody(endpoint), {}, on))?.status, endpoint).toBe(400);
-    expect((await post(goodBody('http://127.0.0.1:8787/x'), {}, { PUSH_ALLOW_LOOPBACK_RECEIVER: '1' }))?.status).toBe(
-      400,
-    );
+    for (const off of [{ ALLOW_LOOPBACK_RECEIVERS: '1' }, { PUSH_ALLOW_LOOPBACK_RECEIVER: '1' }])
+      expect((await post(goodBody('http://127.0.0.1:8787/x'), {}, off))?.status).toBe(400);
   });
 
   it.each([
@@ -284,18 +287,17 @@ describe('DELETE /api/push/subscriptions and the key', () => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(goodBody()),
     };
-    const at = (iso: string) =>
-      app({ PUSH_WRITE_LIMITER: closed }).request('/api/push/subscriptions', init, new Date(iso));
+    const at = (iso: string) => app({ WRITE_LIMITER: closed }).request('/api/push/subscriptions', init, new Date(iso));
     expect((await at('2026-05-04T18:30:50.000Z'))!.headers.get('Retry-After')).toBe('10');
     expect((await at('2026-05-04T18:31:00.000Z'))!.headers.get('Retry-After')).toBe('60');
   });
 
   it('the write limiter answers 429 with Retry-After, and a failing limiter lets the write through', async () => {
     const closed = { limit: async () => ({ success: false }) } as unknown as RateLimit;
-    const limited = await post(goodBody(), {}, { PUSH_WRITE_LIMITER: closed });
+    const limited = await post(goodBody(), {}, { WRITE_LIMITER: closed });
     expect(limited?.status).toBe(429);
     expect(Number(limited!.headers.get('Retry-After'))).toBeGreaterThan(0);
     const broken = { limit: async () => Promise.reject(new Error('down')) } as unknown as RateLimit;
-    expect((await post(goodBody(), {}, { PUSH_WRITE_LIMITER: broken }))?.status).toBe(503);
+    expect((await post(goodBody(), {}, { WRITE_LIMITER: broken }))?.status).toBe(503);
   });
 });

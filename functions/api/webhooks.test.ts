@@ -3,38 +3,38 @@ import { describe, expect, it } from 'vitest';
 import { fixtureFiles } from '../../scripts/lib/built-files.ts';
 import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import { NOW } from '../../src/core/test-events.ts';
-import type { PushBindings } from '../../src/server/context.ts';
+import type { DeliveryBindings } from '../../src/server/delivery/bindings.ts';
 import { hostileJsonBody } from '../../tests/support/hostile-requests.ts';
 import { issuesOf } from '../../tests/support/invalid-request.ts';
 
 /**
  * The chat webhooks' write path, in-process, everything decided before storage (no D1 here: a good body meets the
- * decided 503; src/server/webhooks/delivery.test.ts stores for real). Expected answers are written from
- * decisions.md ("Chat webhooks", "Outbound addresses", and push's errors), not from the schema.
+ * decided 503; functions/api/subscriber-writes.test.ts and src/server/delivery/wing-*.test.ts store for real).
+ * Expected answers are written from decisions.md ("Chat webhooks", "Outbound addresses", "Delivery that loses
+ * nothing", and push's errors), not from the schema.
  */
 
 const files = fixtureFiles([], NOW);
-/** The delivery path configured except its database: a good body passes every check and finds no store. */
-const configured: PushBindings = {
-  VAPID_PUBLIC_KEY: 'B',
-  VAPID_PRIVATE_KEY: 'p',
-  VAPID_SUBJECT: 'mailto:a@b.example',
-  PUSH_QUEUE: {} as Queue,
-};
-const app = (bindings: PushBindings = {}) => edgeApp(files, { push: { ...configured, ...bindings } });
+type Bindings = Omit<DeliveryBindings, 'ASSETS'>;
+/**
+ * The delivery wing configured except its database: a good body passes every check and finds no store. No VAPID
+ * keys: the chat webhooks need none of push's secrets (decisions.md, "Delivery that loses nothing").
+ */
+const configured: Bindings = { DELIVERY_QUEUE: {} as Queue };
+const app = (bindings: Bindings = {}) => edgeApp(files, { push: { ...configured, ...bindings } });
 
 const DISCORD = 'https://discord.com/api/webhooks/123456789012345678/AbC-dEf_123';
 const SLACK = 'https://hooks.slack.com/services/T0001/B0002/XXXXXXXXXXXXXXXXXXXXXXXX';
 const goodBody = (url = DISCORD) => ({ url, providers: ['provider_a', 'provider_c'], kinds: ['reset'], locale: 'zh' });
 
-const send = (method: 'POST' | 'DELETE', body: unknown, init: RequestInit = {}, bindings: PushBindings = {}) =>
+const send = (method: 'POST' | 'DELETE', body: unknown, init: RequestInit = {}, bindings: Bindings = {}) =>
   app(bindings).request('/api/webhooks', {
     method,
     headers: { 'Content-Type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
     ...init,
   });
-const post = (body: unknown, init: RequestInit = {}, bindings: PushBindings = {}) => send('POST', body, init, bindings);
+const post = (body: unknown, init: RequestInit = {}, bindings: Bindings = {}) => send('POST', body, init, bindings);
 
 async function expectUnavailable(response: Response | undefined): Promise<void> {
   expect(response?.status).toBe(503);
@@ -81,9 +81,12 @@ describe('POST /api/webhooks: which URLs', () => {
     expect(issues).toEqual([{ code: 'custom', path: ['url'], message: expect.stringMatching(message) }]);
   });
 
-  it('the loopback receiver passes only with PUSH_ALLOW_LOOPBACK_RECEIVER=true, and only at a platform’s path', async () => {
-    const on = { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' };
+  it('the loopback receiver passes only with ALLOW_LOOPBACK_RECEIVERS=true (or its older name), and only at a platform’s path', async () => {
+    const on = { ALLOW_LOOPBACK_RECEIVERS: 'true' };
     await expectUnavailable(await post(goodBody('http://127.0.0.1:8787/api/webhooks/1/token'), {}, on));
+    await expectUnavailable(
+      await post(goodBody('http://127.0.0.1:8787/api/webhooks/1/token'), {}, { PUSH_ALLOW_LOOPBACK_RECEIVER: 'true' }),
+    );
     await expectUnavailable(await post(goodBody('http://localhost:8787/services/T0/B0/x'), {}, on));
     expect((await post(goodBody('http://127.0.0.1:8787/api/webhooks/1/token')))?.status).toBe(400);
     expect((await post(goodBody('http://127.0.0.1:8787/hooks/1'), {}, on))?.status).toBe(400);
@@ -121,23 +124,25 @@ describe('POST /api/webhooks: the rest of the body, as push', () => {
 
   it('shares push’s write limit: 429 with Retry-After', async () => {
     const closed = { limit: async () => ({ success: false }) } as unknown as RateLimit;
-    const response = await post(goodBody(), {}, { PUSH_WRITE_LIMITER: closed });
+    const response = await post(goodBody(), {}, { WRITE_LIMITER: closed });
     expect(response?.status).toBe(429);
     expect(await response!.json()).toEqual({ error: 'rate_limited' });
     expect(Number(response!.headers.get('Retry-After'))).toBeGreaterThan(0);
   });
 
-  it('without the delivery path (push’s queue or VAPID secrets) the webhooks are unavailable, not half-working', async () => {
-    const { PUSH_QUEUE: _queue, ...noQueue } = configured;
-    const withoutQueue = edgeApp(files, { push: { ...noQueue, PUSH_DB: {} as D1Database } });
+  it('without the delivery wing (its queue or its database) the webhooks are unavailable, not half-working', async () => {
+    const { DELIVERY_QUEUE: _queue, ...noQueue } = configured;
+    const withoutQueue = edgeApp(files, { push: { ...noQueue, DB: {} as D1Database } });
     const request = {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(goodBody()),
     };
     await expectUnavailable(await withoutQueue.request('/api/webhooks', request));
-    const withoutVapid = edgeApp(files, { push: { PUSH_QUEUE: {} as Queue, PUSH_DB: {} as D1Database } });
-    await expectUnavailable(await withoutVapid.request('/api/webhooks', request));
+    const withoutDatabase = edgeApp(files, { push: { DELIVERY_QUEUE: {} as Queue } });
+    await expectUnavailable(await withoutDatabase.request('/api/webhooks', request));
+    // Changed on purpose: the VAPID secrets are push's alone, so their absence no longer turns the webhooks off
+    // (a write stored without them: functions/api/subscriber-writes.test.ts).
   });
 
   it('never answers a 5xx but the decided 503 to anything a client may send', async () => {

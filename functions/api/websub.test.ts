@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { fixtureFiles } from '../../scripts/lib/built-files.ts';
 import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import { NOW } from '../../src/core/test-events.ts';
-import type { WebSubQueueMessage } from '../../src/server/websub/messages.ts';
+import type { DeliveryBindings } from '../../src/server/delivery/bindings.ts';
+import type { DeliveryMessage } from '../../src/server/delivery/messages.ts';
 import { recordingQueue as recordingAnyQueue } from '../../tests/support/recording-queue.ts';
 
 /**
@@ -14,10 +15,30 @@ import { recordingQueue as recordingAnyQueue } from '../../tests/support/recordi
 
 const files = fixtureFiles([], NOW);
 const ORIGIN = 'http://localhost:4321';
-const configured = { VAPID_PUBLIC_KEY: 'B', VAPID_PRIVATE_KEY: 'p', VAPID_SUBJECT: 'mailto:a@b.example' };
 
-/** The hub's queue, recording what the write path sends it (`failing`: one the platform cannot reach). */
-const recordingQueue = (failing = false) => recordingAnyQueue<WebSubQueueMessage>({ failing });
+/**
+ * The state database as the hub's write path reads it (how many WebSub subscribers there are, whether this one is
+ * known) answering `count` and `known`: an empty hub by default. The count itself is a real D1's in
+ * functions/api/subscriber-writes.test.ts; here only what the hub does with the answer.
+ */
+const hubDatabase = (count = 0, known = false) => {
+  const statement = { bind: () => statement, first: async () => ({ count, known: known ? 1 : 0 }) };
+  return { prepare: () => statement } as unknown as D1Database;
+};
+/** What D1 does when its database is locked or overloaded: the statement's promise rejects. */
+const lockedDatabase = () => {
+  const failing = () => Promise.reject(new Error('D1_ERROR: database is locked: SQLITE_BUSY'));
+  const statement = { bind: () => statement, first: failing, run: failing, all: failing, raw: failing };
+  return { prepare: () => statement, batch: failing, exec: failing } as unknown as D1Database;
+};
+
+/** The delivery queue, recording what the write path sends it (`failing`: one the platform cannot reach). */
+const recordingQueue = (failing = false) => {
+  const recording = recordingAnyQueue<DeliveryMessage>({ failing });
+  return { ...recording, queue: recording.queue as unknown as Queue };
+};
+/** The worker's bindings; `DB: null` leaves the database out (by default the empty hub's). */
+type Bindings = Omit<DeliveryBindings, 'ASSETS' | 'DB'> & { DB?: D1Database | null };
 
 const FORM = 'application/x-www-form-urlencoded';
 const GOOD = {
@@ -26,33 +47,40 @@ const GOOD = {
   'hub.callback': 'https://reader.example/cb',
 };
 
-const hub = (bindings: Record<string, unknown> = {}) =>
-  edgeApp(files, { push: { ...configured, PUSH_DB: {} as D1Database, ...bindings } });
-const post = (body: string, bindings: Record<string, unknown> = {}, contentType: string | null = FORM) =>
-  hub(bindings).request('/websub', {
-    method: 'POST',
-    headers: contentType === null ? {} : { 'Content-Type': contentType },
-    body,
-  });
+const hub = ({ DB = hubDatabase(), ...bindings }: Bindings = {}) =>
+  edgeApp(files, { push: { ...bindings, ...(DB === null ? {} : { DB }) } });
+const post = (body: string, bindings: Bindings = {}, contentType: string | null = FORM, now?: Date) =>
+  hub(bindings).request(
+    '/websub',
+    { method: 'POST', headers: contentType === null ? {} : { 'Content-Type': contentType }, body },
+    now,
+  );
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
 describe('POST /websub', () => {
   it('accepts a good request with 202 and no body, and hands its verification to the queue', async () => {
     const { queue, sent } = recordingQueue();
-    const response = await post(form({ ...GOOD, 'hub.topic': 'HTTP://LocalHost:4321/feed.atom?provider=provider_c' }), {
-      WEBSUB_QUEUE: queue,
-    });
+    const response = await post(
+      form({ ...GOOD, 'hub.topic': 'HTTP://LocalHost:4321/feed.atom?provider=provider_c' }),
+      { DELIVERY_QUEUE: queue },
+      FORM,
+      NOW,
+    );
     expect(response?.status).toBe(202);
     expect(await response!.text()).toBe('');
     expect(response!.headers.get('Cache-Control')).toBe('no-store');
     expect(sent.map((message) => message.body)).toEqual([
       {
-        type: 'websub-verify',
-        mode: 'subscribe',
-        topic: `${ORIGIN}/feed.atom?provider=provider_c`,
-        callback: 'https://reader.example/cb',
-        leaseSeconds: 864000,
-        secret: null,
+        type: 'verify',
+        channel: 'websub',
+        request: {
+          mode: 'subscribe',
+          topic: `${ORIGIN}/feed.atom?provider=provider_c`,
+          callback: 'https://reader.example/cb',
+          leaseSeconds: 864000,
+          secret: null,
+        },
+        at: '2026-06-15T12:00:00.000Z',
       },
     ]);
   });
@@ -60,7 +88,7 @@ describe('POST /websub', () => {
   it('is answered before Astro, whatever Origin the form comes with (Astro refuses a cross-site form POST)', async () => {
     const { queue } = recordingQueue();
     for (const origin of [undefined, 'https://elsewhere.example', 'null']) {
-      const response = await hub({ WEBSUB_QUEUE: queue }).request('/websub', {
+      const response = await hub({ DELIVERY_QUEUE: queue }).request('/websub', {
         method: 'POST',
         headers: { 'Content-Type': `${FORM}; charset=UTF-8`, ...(origin === undefined ? {} : { Origin: origin }) },
         body: form(GOOD),
@@ -72,7 +100,7 @@ describe('POST /websub', () => {
   it('refuses a bad form with 400 invalid_request and every issue', async () => {
     const { queue, sent } = recordingQueue();
     const response = await post('hub.mode=subscribe&hub.topic=https%3A%2F%2Fboard.example%2Ffeed.xml', {
-      WEBSUB_QUEUE: queue,
+      DELIVERY_QUEUE: queue,
     });
     expect(response?.status).toBe(400);
     const body = (await response!.json()) as { error: string; issues: { path: string[] }[] };
@@ -82,7 +110,7 @@ describe('POST /websub', () => {
   });
 
   it('refuses a body over 8 KiB with 400', async () => {
-    const response = await post(`${form(GOOD)}&pad=${'x'.repeat(8192)}`, { WEBSUB_QUEUE: recordingQueue().queue });
+    const response = await post(`${form(GOOD)}&pad=${'x'.repeat(8192)}`, { DELIVERY_QUEUE: recordingQueue().queue });
     expect(response?.status).toBe(400);
     expect(await response!.json()).toMatchObject({ error: 'invalid_request', issues: [{ code: 'too_big' }] });
   });
@@ -93,7 +121,7 @@ describe('POST /websub', () => {
     ['text', 'text/plain'],
     ['no Content-Type', null],
   ])('answers a body sent as %s with 415', async (_name, contentType) => {
-    const response = await post(form(GOOD), { WEBSUB_QUEUE: recordingQueue().queue }, contentType);
+    const response = await post(form(GOOD), { DELIVERY_QUEUE: recordingQueue().queue }, contentType);
     expect(response?.status).toBe(415);
     expect(await response!.json()).toMatchObject({
       error: 'invalid_request',
@@ -101,11 +129,11 @@ describe('POST /websub', () => {
     });
   });
 
-  it.each([
-    ['without its queue', { WEBSUB_QUEUE: undefined }],
-    ['without its database', { PUSH_DB: undefined, WEBSUB_QUEUE: recordingQueue().queue }],
-    ['without push (its dispatcher)', { VAPID_PRIVATE_KEY: undefined, WEBSUB_QUEUE: recordingQueue().queue }],
-    ['when the queue refuses', { WEBSUB_QUEUE: recordingQueue(true).queue }],
+  it.each<[string, Bindings]>([
+    ['without its queue', {}],
+    ['without its database', { DB: null, DELIVERY_QUEUE: recordingQueue().queue }],
+    ['when its database is locked', { DB: lockedDatabase(), DELIVERY_QUEUE: recordingQueue().queue }],
+    ['when the queue refuses', { DELIVERY_QUEUE: recordingQueue(true).queue }],
   ])('is 503 websub_unavailable with Retry-After %s', async (_name, bindings) => {
     const response = await post(form(GOOD), bindings);
     expect(response?.status).toBe(503);
@@ -113,9 +141,37 @@ describe('POST /websub', () => {
     expect(await response!.json()).toEqual({ error: 'websub_unavailable' });
   });
 
-  it('shares the push write limit: 429 with Retry-After once the limiter refuses', async () => {
+  it('needs none of push’s secrets: 202 without the VAPID keys (changed on purpose: no channel needs another’s)', async () => {
+    const { queue, sent } = recordingQueue();
+    const response = await post(form(GOOD), { DELIVERY_QUEUE: queue });
+    expect(response?.status).toBe(202);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('is 503 websub_full at the channel’s cap (SUBSCRIBER_CAPS), queueing nothing; a renewal or an unsubscribe still passes', async () => {
+    const { queue, sent } = recordingQueue();
+    const caps = JSON.stringify({ websub: 3 });
+    const full = await post(form(GOOD), { DB: hubDatabase(3), DELIVERY_QUEUE: queue, SUBSCRIBER_CAPS: caps });
+    expect(full?.status).toBe(503);
+    expect(await full!.json()).toEqual({ error: 'websub_full' });
+    expect(sent).toEqual([]);
+    // One below the cap, a subscription already known, and an unsubscribe at the cap are each queued.
+    const below = await post(form(GOOD), { DB: hubDatabase(2), DELIVERY_QUEUE: queue, SUBSCRIBER_CAPS: caps });
+    expect(below?.status).toBe(202);
+    const renewal = await post(form(GOOD), { DB: hubDatabase(3, true), DELIVERY_QUEUE: queue, SUBSCRIBER_CAPS: caps });
+    expect(renewal?.status).toBe(202);
+    const leaving = await post(form({ ...GOOD, 'hub.mode': 'unsubscribe' }), {
+      DB: hubDatabase(3),
+      DELIVERY_QUEUE: queue,
+      SUBSCRIBER_CAPS: caps,
+    });
+    expect(leaving?.status).toBe(202);
+    expect(sent).toHaveLength(3);
+  });
+
+  it('shares the write limit of every channel: 429 with Retry-After once the limiter refuses', async () => {
     const closed = { limit: async () => ({ success: false }) } as unknown as RateLimit;
-    const response = await post(form(GOOD), { PUSH_WRITE_LIMITER: closed, WEBSUB_QUEUE: recordingQueue().queue });
+    const response = await post(form(GOOD), { WRITE_LIMITER: closed, DELIVERY_QUEUE: recordingQueue().queue });
     expect(response?.status).toBe(429);
     expect(await response!.json()).toEqual({ error: 'rate_limited' });
     expect(Number(response!.headers.get('Retry-After'))).toBeGreaterThan(0);
@@ -143,7 +199,7 @@ describe('POST /websub', () => {
         const body = pairs
           .map(([key, text, encode]) => `${key}=${encode ? encodeURIComponent(text) : text.replace(/[&=]/g, '')}`)
           .join('&');
-        const response = await post(body, { WEBSUB_QUEUE: recordingQueue().queue });
+        const response = await post(body, { DELIVERY_QUEUE: recordingQueue().queue });
         expect([202, 400]).toContain(response?.status);
       }),
       { numRuns: 200 },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { assetsBinding, fixtureFiles, memoryKv } from '../../../scripts/lib/built-files.ts';
 import { startFeedServer, rssFeed, type FeedServer } from '../../../tests/support/feed-server.ts';
-import { pushDatabaseForFile, REAL_D1 } from '../../../tests/support/push-d1.ts';
+import { REAL_D1, stateDatabaseForFile } from '../../../tests/support/state-d1.ts';
 import { startPushReceiver, type PushReceiver } from '../../../tests/support/push-receiver.ts';
 import { stamped } from '../../core/build-stamp.ts';
 import type { Event } from '../../core/schemas.ts';
@@ -46,7 +46,7 @@ const TREE_DRAFT_POST = post('1900000000000000101', 'Limits are back to full.', 
 const MEETUP = post('1900000000000000102', 'Thanks for coming to our meetup!', 24 * 60);
 const NEW_RESET = post('1900000000000000103', 'We have reset weekly usage limits for everyone.', 30);
 
-const database = pushDatabaseForFile();
+const database = stateDatabaseForFile();
 let feeds: FeedServer;
 let receiver: PushReceiver;
 
@@ -80,7 +80,7 @@ function env({
   files.set(WATCH_CONFIG_PATH, new TextEncoder().encode(JSON.stringify(stamped(config, 'fixture'))));
   return {
     ASSETS: assetsBinding(files),
-    PUSH_DB: database.db,
+    DB: database.db,
     ...(webhook === undefined ? {} : { REVIEW_WEBHOOK_URL: webhook }),
     ...(loopback === false
       ? { ALLOW_LOOPBACK_RECEIVERS: 'false', PUSH_ALLOW_LOOPBACK_RECEIVER: 'false' }
@@ -91,7 +91,7 @@ function env({
 const rows = async (sql: string) => (await database.db.prepare(sql).all<Record<string, unknown>>()).results;
 const drafts = () =>
   rows('SELECT id, review_state, review_attempts, review_next_at, review_error FROM watch_drafts ORDER BY id');
-const report = async (at: Date) => readSourceHealth({ SOURCE_HEALTH: memoryKv(), PUSH_DB: database.db }, at);
+const report = async (at: Date) => readSourceHealth({ SOURCE_HEALTH: memoryKv(), DB: database.db }, at);
 
 beforeAll(async () => {
   feeds = await startFeedServer();
@@ -304,7 +304,7 @@ describe('the minute cron’s watcher', () => {
     const locked = {
       prepare: () => ({ all: () => Promise.reject(new Error('D1_ERROR: database is locked: SQLITE_BUSY')) }),
     } as unknown as D1Database;
-    await expect(runScheduledWatch({ ...env(), PUSH_DB: locked }, minute(0))).resolves.toBeUndefined();
+    await expect(runScheduledWatch({ ...env(), DB: locked }, minute(0))).resolves.toBeUndefined();
     expect(error).toHaveBeenCalledTimes(1);
     expect(String(error.mock.calls[0]![0])).toBe(
       `watch run of ${minute(0).toISOString()} failed; the next minute's run tries again:`,
@@ -334,9 +334,9 @@ describe('GET /api/sources reads the newest report', () => {
 
   it('of the minute cron’s (D1) and the last npm run watch’s (KV)', async () => {
     await runScheduledWatch(env(), minute(0));
-    const older = await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(-10)), PUSH_DB: database.db }, minute(1));
+    const older = await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(-10)), DB: database.db }, minute(1));
     expect(older.sources.map((source) => source.name)).toEqual(['provider_a_eng']);
-    const newer = await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(1)), PUSH_DB: database.db }, minute(1));
+    const newer = await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(1)), DB: database.db }, minute(1));
     expect(newer.sources.map((source) => source.name)).toEqual(['from-npm-run-watch']);
     expect((await readSourceHealth({ SOURCE_HEALTH: kvReport(minute(0)) }, minute(6))).state).toBe('delayed');
   });
