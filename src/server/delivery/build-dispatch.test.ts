@@ -4,18 +4,18 @@ import { buildEdgeDataset } from '../../core/dataset.ts';
 import type { Event } from '../../core/schemas.ts';
 import { makeEvent } from '../../core/test-events.ts';
 import { deliveryFixture } from '../../../tests/support/delivery-fixture.ts';
-import { REAL_D1 } from '../../../tests/support/push-d1.ts';
 import { createSubscriberKeys, decryptPush, startPushReceiver } from '../../../tests/support/push-receiver.ts';
-import { drainPushQueue } from '../../../tests/support/recording-queue.ts';
+import { drainDeliveryQueue } from '../../../tests/support/recording-queue.ts';
+import { REAL_D1 } from '../../../tests/support/state-d1.ts';
 import { vapidForTest } from '../../../tests/support/test-vapid.ts';
 import { buildMark, startBuildDispatch } from './build-dispatch.ts';
-import type { PushQueueMessage } from './messages.ts';
-import { saveSubscription } from './subscriptions-store.ts';
-import { runPushQueue, runScheduledDispatch } from './worker-handlers.ts';
+import type { DeliveryMessage } from './messages.ts';
+import { saveSubscriber } from './subscribers.ts';
+import { runDeliveryQueue, runScheduledDelivery } from './worker-handlers.ts';
 
 /**
  * A new build's first request starts its dispatch (decisions.md, "Push that leaves at once"), against a real local
- * D1 (Miniflare's) and a push receiver on loopback. The worker's own queue handler (`runPushQueue`) is handed each
+ * D1 (Miniflare's) and a push receiver on loopback. The worker's own queue handler (`runDeliveryQueue`) is handed each
  * message the recording queue kept, as the real queue would hand them; tests/push-first-request.test.ts runs the
  * same in workerd from a served build's first request.
  */
@@ -30,10 +30,10 @@ const assets = { fetch: async () => Response.json(stamped(buildEdgeDataset(publi
 /** The worker's bindings as the worker gets them, with the loopback receiver allowed. */
 const workerEnv = () => ({
   ...secrets,
-  PUSH_ALLOW_LOOPBACK_RECEIVER: 'true',
+  ALLOW_LOOPBACK_RECEIVERS: 'true',
   ASSETS: assets,
-  PUSH_DB: fixture.db,
-  PUSH_QUEUE: fixture.queued.queue as unknown as Queue,
+  DB: fixture.db,
+  DELIVERY_QUEUE: fixture.queued.queue as unknown as Queue,
 });
 
 beforeEach(() => {
@@ -44,19 +44,24 @@ afterEach(() => vi.restoreAllMocks());
 
 async function subscribe(path: string) {
   const keys = createSubscriberKeys();
-  const subscription = { endpoint: `${fixture.receiver.origin}${path}`, expirationTime: null, keys };
-  await saveSubscription(
-    fixture.db,
-    { subscription, providers: ['provider_a'], kinds: ['reset'], locale: 'en' },
-    new Date(),
-  );
+  const endpoint = `${fixture.receiver.origin}${path}`;
+  const write = {
+    channel: 'push' as const,
+    key: endpoint,
+    address: endpoint,
+    locale: 'en',
+    data: { p256dh: keys.p256dh, auth: keys.auth },
+    expiresAt: null,
+    topics: ['provider_a/reset'],
+  };
+  expect(await saveSubscriber(fixture.db, write, 10, new Date())).toBe('created');
   return { path, keys };
 }
 
 /** Hands what the queue holds to the worker's queue handler until it is empty; the messages each one retried. */
-async function drainThroughWorker(): Promise<PushQueueMessage[]> {
-  const retried: PushQueueMessage[] = [];
-  await drainPushQueue(fixture.queued, (batch) => runPushQueue(batch, workerEnv()), {
+async function drainThroughWorker(): Promise<DeliveryMessage[]> {
+  const retried: DeliveryMessage[] = [];
+  await drainDeliveryQueue(fixture.queued, (batch) => runDeliveryQueue(batch, workerEnv()), {
     retry: (body) => retried.push(body),
   });
   return retried;
@@ -91,8 +96,8 @@ describe("a new build's first request", REAL_D1, () => {
       transition: 'announced',
     });
 
-    // The minute cron afterwards finds the pair claimed: it enqueues nothing.
-    await runScheduledDispatch(workerEnv(), new Date());
+    // The minute cron afterwards finds the pair claimed and its delivery done: it enqueues nothing.
+    await runScheduledDelivery(workerEnv(), new Date());
     expect(fixture.queued.sent).toHaveLength(0);
     // A later isolate of either build (or a rollback to the first) starts nothing.
     expect(await startBuildDispatch(workerEnv(), 'build-2', new Date())).toBe('claimed-before');
@@ -104,7 +109,7 @@ describe("a new build's first request", REAL_D1, () => {
 
   it('gives the claim back when the queue refuses, so that the build’s next isolate starts it', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const refusing = { ...workerEnv(), PUSH_QUEUE: { send: () => Promise.reject(new Error('queue overloaded')) } };
+    const refusing = { ...workerEnv(), DELIVERY_QUEUE: { send: () => Promise.reject(new Error('queue overloaded')) } };
     expect(await startBuildDispatch(refusing, 'build-3', new Date())).toBe('failed');
     expect(logged).toHaveBeenCalledTimes(1);
     expect(String(logged.mock.calls[0]![1])).toMatch(/queue overloaded/);
@@ -113,11 +118,18 @@ describe("a new build's first request", REAL_D1, () => {
     expect(await buildRows()).toEqual([buildMark('build-3')]);
   });
 
-  it('claims nothing while push is off (no VAPID secrets), as the cron claims nothing then', async () => {
-    const off = { PUSH_DB: fixture.db, PUSH_QUEUE: fixture.queued.queue };
-    expect(await startBuildDispatch(off, 'build-4', new Date())).toBe('off');
+  it('claims nothing while delivery is off (no state database or no queue), as the cron claims nothing then', async () => {
+    for (const off of [{ DB: fixture.db }, { DELIVERY_QUEUE: fixture.queued.queue }])
+      expect(await startBuildDispatch(off, 'build-4', new Date())).toBe('off');
     expect(await buildRows()).toEqual([]);
     expect(fixture.queued.sent).toHaveLength(0);
+  });
+
+  it('starts the dispatch without the VAPID secrets: push is one channel of several, not the dispatcher', async () => {
+    // Changed on purpose (decisions.md, "Delivery that loses nothing"): chat and WebSub need no VAPID keys.
+    const withoutPush = { DB: fixture.db, DELIVERY_QUEUE: fixture.queued.queue };
+    expect(await startBuildDispatch(withoutPush, 'build-6', new Date())).toBe('enqueued');
+    expect(fixture.queued.sent.map(({ body }) => body)).toEqual([{ type: 'dispatch', buildId: 'build-6' }]);
   });
 
   it('leaves a dispatch whose data set cannot be read to the queue’s retries', async () => {

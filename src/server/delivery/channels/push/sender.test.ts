@@ -27,12 +27,15 @@ describe('what a push service answer means', () => {
     expect(retryAfterSeconds('soon', now)).toBeUndefined();
   });
 
-  it('backs off 30 s doubling to at most an hour, or as long as the service asked within 1 s to 1 h', () => {
-    expect([2, 3, 4, 5, 6, 7, 8, 9].map((attempt) => retryDelaySeconds(attempt, undefined))).toEqual([
-      30, 60, 120, 240, 480, 960, 1920, 3600,
+  it('backs off 30 s after the first failed try, doubling to at most an hour, or as long as the service asked within 1 s to 6 h', () => {
+    // Counted in failed tries so far: the first failure waits 30 s.
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map((failures) => retryDelaySeconds(failures, undefined))).toEqual([
+      30, 60, 120, 240, 480, 960, 1920, 3600, 3600,
     ]);
-    expect(retryDelaySeconds(2, 7)).toBe(7);
-    expect(retryDelaySeconds(2, 0)).toBe(1);
-    expect(retryDelaySeconds(2, 86_400)).toBe(3600);
+    expect(retryDelaySeconds(1, 7)).toBe(7);
+    expect(retryDelaySeconds(1, 0)).toBe(1);
+    expect(retryDelaySeconds(1, 2.2)).toBe(3);
+    expect(retryDelaySeconds(1, 21_600)).toBe(21_600);
+    expect(retryDelaySeconds(1, 86_400)).toBe(21_600);
   });
 });

@@ -19,7 +19,7 @@ import { forgetVapidAuthorizations, VAPID_RENEW_MARGIN_MS, vapidAuthorization } 
  */
 
 const { keys: vapid } = vapidForTest();
-const options = { ttl: PUSH_TTL_SECONDS, urgency: 'high' as const, allowLoopbackReceiver: true };
+const options = { ttl: PUSH_TTL_SECONDS, urgency: 'high' as const, topic: 'vapid-test', allowLoopbackReceiver: true };
 
 let first: PushReceiver;
 let second: PushReceiver;
