@@ -270,6 +270,33 @@ describe('the minute cron’s watcher', () => {
     );
   });
 
+  it('never follows a feed’s redirect to an address the outbound policy refuses: the source fails, saying why', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    // Port 80 on this machine: not the loopback receiver's form (which names its port), refused even with the switch.
+    feeds.redirect('/a.rss', 'http://127.0.0.1/a.rss');
+    await runScheduledWatch(env(), minute(0));
+    expect(feeds.requestsTo('/a.rss').map((request) => request.status)).toEqual([302]);
+    expect((await report(minute(0))).sources[0]).toMatchObject({
+      ok: false,
+      error:
+        'is redirected to an address the outbound policy refuses (redirect 1 of at most 3): the target must be an https URL',
+    });
+  });
+
+  it('follows a redirect the policy allows, and the validators of its target earn a 304 the next minute', async () => {
+    feeds.redirect('/a.rss', `${feeds.origin}/moved.rss`, 301);
+    feeds.serve('/moved.rss', rssFeed([MEETUP]));
+    await runScheduledWatch(env(), minute(0));
+    await runScheduledWatch(env(), minute(1));
+    expect(feeds.requests.map((request) => `${request.status} ${request.path}`)).toEqual([
+      '301 /a.rss',
+      '200 /moved.rss',
+      '301 /a.rss',
+      '304 /moved.rss',
+    ]);
+    expect((await report(minute(1))).sources[0]).toMatchObject({ ok: true, error: null, itemsSeen: 1 });
+  });
+
   it('lets loopback feeds and webhooks through under the older switch, PUSH_ALLOW_LOOPBACK_RECEIVER, alone', async () => {
     vi.spyOn(console, 'log').mockImplementation(() => undefined);
     feeds.serve('/a.rss', rssFeed([NEW_RESET]));
