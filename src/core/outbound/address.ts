@@ -39,7 +39,8 @@ export const OUTBOUND_ADDRESS_MAX_LENGTH = 2048;
 
 export interface OutboundRules {
   /**
-   * `PUSH_ALLOW_LOOPBACK_RECEIVER`: the tests' receiver on this machine (`http://127.0.0.1:<port>/…` or
+   * The loopback test switch (`ALLOW_LOOPBACK_RECEIVERS`, or the older `PUSH_ALLOW_LOOPBACK_RECEIVER`, read by
+   * src/server/loopback.ts): the tests' receiver on this machine (`http://127.0.0.1:<port>/…` or
    * `http://localhost:<port>/…`) is let through. Off by default, never on in `npm start` (docs/push.md).
    */
   readonly allowLoopbackReceiver: boolean;
