@@ -16,6 +16,7 @@ const OWN_BUILDS_FIRST = [
   'tests/validation-gate.test.ts',
 ];
 const SERVED_FIRST = [
+  'tests/delivery-faults.test.ts',
   'tests/website.browser.test.ts',
   'tests/phone-board.browser.test.ts',
   'tests/push-dispatch.test.ts',

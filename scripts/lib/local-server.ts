@@ -190,6 +190,8 @@ export interface RunningServer {
   firstRequestAt: number;
   /** Resident memory of the server's processes (wrangler and workerd), in bytes, read from /proc. */
   residentBytes(): Promise<number>;
+  /** What the server printed so far (its last 1 MiB): the worker's warnings and errors, wrangler's own lines. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -230,8 +232,11 @@ export async function startServer(
   const vapid = options.vapid ?? (await vapidSecrets({}, path.join(state, 'vapid-keys.local.json')));
   const server = await serveBuild({ inspectorPort: await freePort(), ...options, port, persistTo: state, vapid });
   let log = '';
-  server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-OUTPUT_KEPT_CHARS);
+  };
+  server.stdout?.on('data', keep);
+  server.stderr?.on('data', keep);
   const stop = async () => {
     stopServer(server);
     if (ownState) await rm(state, { recursive: true, force: true });
@@ -244,5 +249,7 @@ export async function startServer(
     throw new Error(`${(error as Error).message}\n${log}`);
   }
   const residentBytes = () => residentBytesOfGroup(server.pid ?? -1);
-  return { baseUrl, stateDir: state, firstRequestAt, stop, residentBytes };
+  return { baseUrl, stateDir: state, firstRequestAt, stop, residentBytes, output: () => log };
 }
+
+const OUTPUT_KEPT_CHARS = 1 << 20;

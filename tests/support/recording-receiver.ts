@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type ReceiverSwitch, switchable } from './switchable-receiver.ts';
 
 /**
  * A receiver on loopback for the delivery path's tests (push-receiver.ts, chat-receiver.ts): a Node HTTP server that
@@ -31,6 +32,8 @@ export interface RecordingReceiver<Body> {
   waitFor(count: number, path?: string, timeoutMs?: number): Promise<Received<Body>[]>;
   /** Forgets the requests received so far, so that a file's tests share one receiver (the answers set stay). */
   forget(): void;
+  /** Puts the receiver down for real, and up again (switchable-receiver.ts). */
+  power: ReceiverSwitch;
   close(): Promise<void>;
 }
 
@@ -56,6 +59,7 @@ export async function startRecordingReceiver<Body>(receiver: {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const power = switchable(server);
   const matching = (path?: string) => received.filter((request) => path === undefined || request.path === path);
   return {
     origin: `http://127.0.0.1:${port}`,
@@ -73,6 +77,7 @@ export async function startRecordingReceiver<Body>(receiver: {
     forget: () => {
       received.length = 0;
     },
+    power,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

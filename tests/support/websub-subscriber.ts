@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type ReceiverSwitch, switchable } from './switchable-receiver.ts';
 
 /**
  * A WebSub subscriber, written from the W3C Recommendation (https://www.w3.org/TR/websub/), not from the hub's
@@ -50,6 +51,8 @@ interface Intent {
 
 export interface WebSubSubscriber {
   origin: string;
+  /** Puts the callback's server down for real, and up again (switchable-receiver.ts). */
+  power: ReceiverSwitch;
   verifications: Verification[];
   deliveries: Delivery[];
   /** The callback's answers to the next deliveries to `path`, one each (200 when none is set). */
@@ -181,9 +184,11 @@ export async function startWebSubSubscriber(): Promise<WebSubSubscriber> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const power = switchable(server);
 
   return {
     origin,
+    power,
     verifications,
     deliveries,
     answerNext: (path, ...list) => answers.set(path, [...(answers.get(path) ?? []), ...list]),

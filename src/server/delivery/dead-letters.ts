@@ -8,6 +8,8 @@ import type { DeliveryMessage } from './messages.ts';
  * tried again by its own queue; if that fails too, the hold simply ends with its lease.
  */
 export async function readBackDeadLetter(db: D1Database, message: DeliveryMessage, now: Date): Promise<void> {
+  // Said before the database is asked: a dead letter is news even while the database that made it one is down.
+  console.warn(`a ${message.type} message reached the dead-letter queue at ${now.toISOString()}; the cron queues its work again`);
   const count = db
     .prepare(
       `INSERT INTO dispatch_state (name, value) VALUES ('dead-letters', '1')
@@ -33,5 +35,4 @@ export async function readBackDeadLetter(db: D1Database, message: DeliveryMessag
         .bind(message.event.id, message.transition, message.lease),
     );
   await db.batch(statements);
-  console.warn(`a ${message.type} message reached the dead-letter queue at ${now.toISOString()}; the cron queues its work again`);
 }
