@@ -180,7 +180,7 @@ describe('a new build’s first request', () => {
         () => `a delivery on every channel after the first request (got ${JSON.stringify(tally())})`,
         DELIVERY_DEADLINE_MS,
       );
-      // How long each channel took from the first request, printed for docs/push.md, never judged here: a shared
+      // How long each channel took from the first request, printed for docs/delivery.md, never judged here: a shared
       // 2-core machine is slow at random (`npm run bench -- --push-only` measures push).
       const firstRequestAt = performance.timeOrigin + server.firstRequestAt;
       const took = Object.entries(arrivals()).map(

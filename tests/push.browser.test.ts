@@ -402,7 +402,7 @@ describe('a push and its notification', () => {
     });
     // Read once the push's work is over (the promise the worker handed to `waitUntil` has settled), never during:
     // a full Chromium's `getNotifications()` that runs while a notification is being shown deletes it from the
-    // browser's database for good (docs/push.md), which is how this test once missed a notification.
+    // browser's database for good (docs/delivery.md), which is how this test once missed a notification.
     await expect
       .poll(() => worker.evaluate(() => (self as unknown as Centre).extended.map(({ type }) => type)))
       .toEqual(['push']);

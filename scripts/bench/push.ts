@@ -12,7 +12,7 @@ import { giveNewBuildId } from '../lib/new-build-id.ts';
 /**
  * Push dispatch at scale, locally: one event of a new build to `size` subscriptions in the local D1, through the
  * real local queue of `wrangler dev`, to a receiver on loopback. Measures the time from the new build's first
- * request (which starts its dispatch: docs/push.md, "A new build") until the first and the last push reached the
+ * request (which starts its dispatch: docs/delivery.md, "A new build") until the first and the last push reached the
  * receiver; no cron runs. Runs on a copy of the last build (dist/), as the push end-to-end tests do.
  */
 

@@ -123,7 +123,7 @@ export async function measureWatchCron(distDir: string, repetitions = 25): Promi
       SOURCE_HEALTH: memoryKv(),
       MCP_RATE_LIMITER: OPEN_RATE_LIMITER,
       REVIEW_WEBHOOK_URL: REVIEW_WEBHOOK,
-      // The dispatch's queue: taken and dropped here (the consumers' work is theirs, measured in docs/push.md).
+      // The dispatch's queue: taken and dropped here (the consumers' work is theirs, measured in docs/delivery.md).
       PUSH_QUEUE: { send: async () => undefined, sendBatch: async () => undefined },
       ...generateVapidSecrets(),
     };
@@ -148,7 +148,7 @@ export async function measureWatchCron(distDir: string, repetitions = 25): Promi
         throw new Error(`expected ${stored} drafts, ${sent} sent for review; D1 holds ${found[0]}, ${found[1]} sent`);
     };
 
-    // The dispatch ran in the same invocation: its mark of the first dispatch (docs/push.md) is in D1.
+    // The dispatch ran in the same invocation: its mark of the first dispatch (docs/delivery.md) is in D1.
     const dispatched = async () =>
       ((await db
         .prepare("SELECT count(*) AS n FROM dispatch_state WHERE name = 'first_dispatch'")

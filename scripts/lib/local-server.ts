@@ -185,7 +185,7 @@ export interface RunningServer {
   stateDir: string;
   /**
    * When (`performance.now()`) the readiness request that was answered was sent: the worker's first request (every
-   * path runs the worker first), which starts a new build's push dispatch (docs/push.md).
+   * path runs the worker first), which starts a new build's push dispatch (docs/delivery.md).
    */
   firstRequestAt: number;
   /** Resident memory of the server's processes (wrangler and workerd), in bytes, read from /proc. */

@@ -7,7 +7,7 @@ import path from 'node:path';
  * content, as `BUILD_ID=<id> astro build` would make it, in a second instead of a build's minute: the build id is
  * one string, which the build writes into the worker (the `__DEPARTURES_BUILD_ID__` define,
  * src/integrations/build-id.ts) and into the stamp of every data file (src/core/build-stamp.ts). A test or a
- * benchmark that needs a new build's first request (docs/push.md, "A new build") serves the copy after this.
+ * benchmark that needs a new build's first request (docs/delivery.md, "A new build") serves the copy after this.
  * Resolves with the new id.
  */
 export async function giveNewBuildId(dir: string, id = `${new Date().toISOString()}-${randomUUID().slice(0, 8)}`) {

@@ -6,7 +6,7 @@ import { LOCAL_STATE_DIR } from './local-state.ts';
 /**
  * The VAPID key pair (RFC 8292) that `npm start` and the tests serve with when the environment sets none: made
  * once, kept beside the local state in a git-ignored file, so that a browser's subscription stays valid across
- * restarts. A deployment sets the three secrets itself (docs/push.md); a local pair never leaves this machine.
+ * restarts. A deployment sets the three secrets itself (docs/delivery.md); a local pair never leaves this machine.
  */
 
 export interface VapidSecrets {

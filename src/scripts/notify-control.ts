@@ -155,7 +155,7 @@ export function enhanceNotifyControl(document: Document): void {
         }
         subscription ??= await ready.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey });
         step = 'send';
-        // expirationTime too: the server sends nothing to a subscription past it (docs/push.md).
+        // expirationTime too: the server sends nothing to a subscription past it (docs/delivery.md).
         const { endpoint, expirationTime, keys } = subscription.toJSON();
         const response = await sendJson('POST', {
           subscription: {

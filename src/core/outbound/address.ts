@@ -41,7 +41,7 @@ export interface OutboundRules {
   /**
    * The loopback test switch (`ALLOW_LOOPBACK_RECEIVERS`, or the older `PUSH_ALLOW_LOOPBACK_RECEIVER`, read by
    * src/server/loopback.ts): the tests' receiver on this machine (`http://127.0.0.1:<port>/…` or
-   * `http://localhost:<port>/…`) is let through. Off by default, never on in `npm start` (docs/push.md).
+   * `http://localhost:<port>/…`) is let through. Off by default, never on in `npm start` (docs/delivery.md).
    */
   readonly allowLoopbackReceiver: boolean;
 }

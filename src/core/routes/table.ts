@@ -568,7 +568,7 @@ export const ROUTES = [
     preflight: false,
     needsData: false,
   },
-  // Web Push (decisions.md, "Push notifications"; docs/push.md): the key, and the service's one write path.
+  // Web Push (decisions.md, "Push notifications"; docs/delivery.md): the key, and the service's one write path.
   {
     id: 'getPushKey',
     path: '/api/push/key',
@@ -604,7 +604,7 @@ export const ROUTES = [
     requestBody: { schema: UnsubscribeRequestSchema, maxBytes: PUSH_BODY_MAX_BYTES },
     ok: { status: 204, description: 'forgotten', content: {} },
   },
-  // Chat webhooks (decisions.md, "Chat webhooks"; docs/push.md): a Discord or Slack channel told of new events.
+  // Chat webhooks (decisions.md, "Chat webhooks"; docs/delivery.md): a Discord or Slack channel told of new events.
   {
     ...CHAT_WEBHOOK_WRITE,
     id: 'postChatWebhook',
@@ -628,7 +628,7 @@ export const ROUTES = [
     ok: { status: 204, description: 'forgotten', content: {} },
     listing: {},
   },
-  // WebSub (decisions.md, "WebSub"; docs/push.md): the hub every feed advertises. A server's form POST, so it is
+  // WebSub (decisions.md, "WebSub"; docs/delivery.md): the hub every feed advertises. A server's form POST, so it is
   // answered here, before Astro (which refuses a form POST without a same-origin Origin).
   {
     id: 'postWebSub',

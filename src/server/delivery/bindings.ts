@@ -1,5 +1,5 @@
 /**
- * The delivery wing's bindings and settings (wrangler.jsonc; docs/deploy in docs/delivery.md, "Configuration"). All
+ * The delivery wing's bindings and settings (wrangler.jsonc; docs/deploy in docs/delivery.md, "Running it locally and deploying"). All
  * optional: a deployment without them (and the in-process tests) answers the write paths 503 and serves the rest.
  * Each channel reads its own secrets only (push: the VAPID keys).
  */

@@ -13,7 +13,7 @@ import { PUSH_TTL_SECONDS, sendPush } from './sender.ts';
 import { forgetVapidAuthorizations, VAPID_RENEW_MARGIN_MS, vapidAuthorization } from './vapid-authorization.ts';
 
 /**
- * The VAPID JWT signed once per push-service origin and reused (docs/push.md, "Sending"): pushes sent through the
+ * The VAPID JWT signed once per push-service origin and reused (docs/delivery.md, "Sending"): pushes sent through the
  * real sender to two receivers on loopback (two origins), their `Authorization` verified by `jose` against the
  * public key, with the audience each origin must see; and the renewal, handed the clock at which to decide.
  */

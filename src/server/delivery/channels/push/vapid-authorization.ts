@@ -3,7 +3,7 @@ import type { VapidKeys } from './vapid.ts';
 
 /**
  * The `Authorization: vapid t=<JWT>, k=<key>` header of RFC 8292, signed once per push-service origin and reused
- * (docs/push.md, "Sending"). The JWT names only the origin (`aud`), the contact (`sub`) and its expiry (`exp`), so
+ * (docs/delivery.md, "Sending"). The JWT names only the origin (`aud`), the contact (`sub`) and its expiry (`exp`), so
  * every push to one push service may carry the same one; signing it for each push (importing the private key and
  * an ES256 signature) was most of a push's CPU after the encryption. The library signs each token for 12 hours;
  * a token is reused until `VAPID_RENEW_MARGIN_MS` before its own `exp`, read from the token, so that no push ever
