@@ -38,7 +38,9 @@ if (values.remote === values.local) {
   process.exit(2);
 }
 if (values.local && (values['from-id'] === undefined || values['to-id'] === undefined)) {
-  console.error(`A local move needs both databases' ids (--from-id, --to-id): a local D1's file is named for its id.\n${USAGE}`);
+  console.error(
+    `A local move needs both databases' ids (--from-id, --to-id): a local D1's file is named for its id.\n${USAGE}`,
+  );
   process.exit(2);
 }
 
@@ -73,10 +75,14 @@ try {
   await runWrangler(['d1', 'execute', values.to, ...where, '--file', dump, '--yes', '--config', config]);
   console.log(`3/3 applying the migrations to ${values.to}…`);
   await runWrangler(['d1', 'migrations', 'apply', values.to, ...where, '--config', config]);
-  console.log(`Moved. ${values.to} holds every subscriber; deploy, then delete ${values.from} when the new worker serves.`);
+  console.log(
+    `Moved. ${values.to} holds every subscriber; deploy, then delete ${values.from} when the new worker serves.`,
+  );
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));
-  console.error(`Nothing was changed in ${values.from}. If ${values.to} was not empty, start again with a new, empty one.`);
+  console.error(
+    `Nothing was changed in ${values.from}. If ${values.to} was not empty, start again with a new, empty one.`,
+  );
   process.exitCode = 1;
 } finally {
   await rm(folder, { recursive: true, force: true });

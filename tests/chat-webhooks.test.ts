@@ -238,7 +238,12 @@ describe('chat webhooks, from a published event to a channel', () => {
       receiver.received.filter((received) => received.path === deleted.path).every(({ status }) => status === 404),
     ).toBe(true);
     const stored = async () =>
-      (await queryLocalD1(copy.state, "SELECT address AS url FROM subscribers WHERE channel IN ('discord', 'slack') ORDER BY id")).map((row) => String(row['url']));
+      (
+        await queryLocalD1(
+          copy.state,
+          "SELECT address AS url FROM subscribers WHERE channel IN ('discord', 'slack') ORDER BY id",
+        )
+      ).map((row) => String(row['url']));
     expect(await stored()).not.toContain(deleted.url);
     expect(await stored()).toHaveLength(6);
 
@@ -276,7 +281,10 @@ describe('chat webhooks, from a published event to a channel', () => {
     expect(await refused.json()).toMatchObject({ error: 'invalid_request', issues: [{ path: ['url'] }] });
     expect((await write('DELETE', { url: slackEnglish.url })).status).toBe(204);
     expect((await write('DELETE', { url: slackEnglish.url })).status).toBe(204);
-    const rows = await queryLocalD1(copy.state, "SELECT address AS url, locale FROM subscribers WHERE channel IN ('discord', 'slack') ORDER BY id");
+    const rows = await queryLocalD1(
+      copy.state,
+      "SELECT address AS url, locale FROM subscribers WHERE channel IN ('discord', 'slack') ORDER BY id",
+    );
     expect(rows.map((row) => String(row['url']))).not.toContain(slackEnglish.url);
     expect(rows.find((row) => row['url'] === discordEnglish.url)).toEqual({ url: discordEnglish.url, locale: 'zh' });
     const get = await fetch(`${server.baseUrl}/api/webhooks`);

@@ -32,19 +32,22 @@ const writes = subscriberWrites({
 
 /** `POST /api/push/subscriptions`: 201 for a new endpoint, 200 when its topics were replaced. */
 const handleSubscribe = (context: EdgeContext) =>
-  writes.save(context, subscribeRequestSchema({ allowLoopbackReceiver: allowsLoopbackReceivers(context.env) }), (request) => ({
-    write: {
-      channel: 'push',
-      key: request.subscription.endpoint,
-      address: request.subscription.endpoint,
-      locale: request.locale,
-      data: request.subscription.keys,
-      expiresAt:
-        request.subscription.expirationTime == null ? null : new Date(request.subscription.expirationTime),
-      topics: providerKindTopics(request.providers, request.kinds),
-    },
-    answer: { providers: request.providers, kinds: request.kinds, locale: request.locale },
-  }));
+  writes.save(
+    context,
+    subscribeRequestSchema({ allowLoopbackReceiver: allowsLoopbackReceivers(context.env) }),
+    (request) => ({
+      write: {
+        channel: 'push',
+        key: request.subscription.endpoint,
+        address: request.subscription.endpoint,
+        locale: request.locale,
+        data: request.subscription.keys,
+        expiresAt: request.subscription.expirationTime == null ? null : new Date(request.subscription.expirationTime),
+        topics: providerKindTopics(request.providers, request.kinds),
+      },
+      answer: { providers: request.providers, kinds: request.kinds, locale: request.locale },
+    }),
+  );
 
 /** `DELETE /api/push/subscriptions`: 204, also for an endpoint never seen. */
 const handleUnsubscribe = (context: EdgeContext) =>

@@ -26,22 +26,26 @@ const writes = subscriberWrites({
 
 /** `POST /api/webhooks`: 201 for a new URL, 200 when its topics were replaced. */
 const handleConnect = (context: EdgeContext) =>
-  writes.save(context, chatWebhookRequestSchema({ allowLoopbackReceiver: allowsLoopbackReceivers(context.env) }), (request) => {
-    // The schema let through only URLs of one of the two platforms.
-    const platform = chatPlatformOf(request.url) ?? 'discord';
-    return {
-      write: {
-        channel: platform,
-        key: request.url,
-        address: request.url,
-        locale: request.locale,
-        data: {},
-        expiresAt: null,
-        topics: providerKindTopics(request.providers, request.kinds),
-      },
-      answer: { platform, providers: request.providers, kinds: request.kinds, locale: request.locale },
-    };
-  });
+  writes.save(
+    context,
+    chatWebhookRequestSchema({ allowLoopbackReceiver: allowsLoopbackReceivers(context.env) }),
+    (request) => {
+      // The schema let through only URLs of one of the two platforms.
+      const platform = chatPlatformOf(request.url) ?? 'discord';
+      return {
+        write: {
+          channel: platform,
+          key: request.url,
+          address: request.url,
+          locale: request.locale,
+          data: {},
+          expiresAt: null,
+          topics: providerKindTopics(request.providers, request.kinds),
+        },
+        answer: { platform, providers: request.providers, kinds: request.kinds, locale: request.locale },
+      };
+    },
+  );
 
 /** `DELETE /api/webhooks`: 204, also for a URL never seen. */
 const handleDisconnect = (context: EdgeContext) =>

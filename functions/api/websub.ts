@@ -5,5 +5,6 @@ import type { EdgeHandlers } from '../route-handler.ts';
  * with the worker: a feed reader's subscription is rare, and a cold start pays for every module it evaluates.
  */
 export const WEBSUB_HANDLERS = {
-  postWebSub: async (context) => (await import('../../src/server/delivery/channels/websub/hub-request.ts')).handleHubRequest(context),
+  postWebSub: async (context) =>
+    (await import('../../src/server/delivery/channels/websub/hub-request.ts')).handleHubRequest(context),
 } satisfies Partial<EdgeHandlers>;

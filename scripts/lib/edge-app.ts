@@ -17,7 +17,12 @@ export interface EdgeApp {
 
 export function edgeApp(
   files: BuiltFiles,
-  options: { origin?: string; rateLimiter?: RateLimit; sourceHealth?: KVNamespace; push?: Omit<DeliveryBindings, 'ASSETS'> } = {},
+  options: {
+    origin?: string;
+    rateLimiter?: RateLimit;
+    sourceHealth?: KVNamespace;
+    push?: Omit<DeliveryBindings, 'ASSETS'>;
+  } = {},
 ): EdgeApp {
   const origin = options.origin ?? 'http://localhost:4321';
   const env: EdgeBindings = {

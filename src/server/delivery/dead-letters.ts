@@ -9,12 +9,13 @@ import type { DeliveryMessage } from './messages.ts';
  */
 export async function readBackDeadLetter(db: D1Database, message: DeliveryMessage, now: Date): Promise<void> {
   // Said before the database is asked: a dead letter is news even while the database that made it one is down.
-  console.warn(`a ${message.type} message reached the dead-letter queue at ${now.toISOString()}; the cron queues its work again`);
-  const count = db
-    .prepare(
-      `INSERT INTO dispatch_state (name, value) VALUES ('dead-letters', '1')
+  console.warn(
+    `a ${message.type} message reached the dead-letter queue at ${now.toISOString()}; the cron queues its work again`,
+  );
+  const count = db.prepare(
+    `INSERT INTO dispatch_state (name, value) VALUES ('dead-letters', '1')
        ON CONFLICT (name) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
-    );
+  );
   const statements = [count];
   if (message.type === 'deliver')
     statements.push(

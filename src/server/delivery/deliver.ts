@@ -79,7 +79,10 @@ export async function deliver(
   const results = await Promise.all(
     targets.map(async (target): Promise<SendResult> => {
       const outcome = await sendOne(target, senderFor, settings.rules, now);
-      if (outcome.kind !== 'sent') console.warn(`delivery ${delivery.id} to ${target.channel} ${target.id}: ${outcome.kind} ${outcome.reason ?? ''}`);
+      if (outcome.kind !== 'sent')
+        console.warn(
+          `delivery ${delivery.id} to ${target.channel} ${target.id}: ${outcome.kind} ${outcome.reason ?? ''}`,
+        );
       return { id: target.id, attempts: attemptsOf.get(target.id) ?? 1, outcome };
     }),
   );
@@ -136,6 +139,9 @@ async function sendOne(
   try {
     return await (await sender)(target);
   } catch (error) {
-    return { kind: 'retry', reason: `could not be sent now (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      kind: 'retry',
+      reason: `could not be sent now (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
 }

@@ -1,6 +1,12 @@
 import { topicsOf } from '../../core/delivery/topics.ts';
 import { BASE_URL } from '../base-url.ts';
-import { type DeliveryMessage, deliverMessages, type DeliveryProducer, type FanoutMessage, sendAll } from './messages.ts';
+import {
+  type DeliveryMessage,
+  deliverMessages,
+  type DeliveryProducer,
+  type FanoutMessage,
+  sendAll,
+} from './messages.ts';
 import { DELIVER_CHUNK_SIZE, DELIVERY_WINDOW_MS, FANOUT_PAGE_SIZE, QUEUED_LEASE_MS } from './policy.ts';
 
 /**

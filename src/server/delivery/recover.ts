@@ -67,7 +67,11 @@ export async function recoverDeliveries(env: RecoverBindings, now: Date): Promis
     lease,
     at: nowText,
   }));
-  const rows = (requeued?.results ?? []) as unknown as { subscriber_id: number; event_id: string; transition: Transition }[];
+  const rows = (requeued?.results ?? []) as unknown as {
+    subscriber_id: number;
+    event_id: string;
+    transition: Transition;
+  }[];
   messages.push(...(await deliveriesToQueue(db, rows, lease, now)));
   try {
     await sendAll(env.DELIVERY_QUEUE, messages);
@@ -112,7 +116,13 @@ async function deliveriesToQueue(
   return results.flatMap((row) => {
     const group = byPair.get(`${row.event_id}/${row.transition}`)!;
     const pair = { event: JSON.parse(row.event) as Event, transition: row.transition };
-    return deliverMessages(pair, group.ids.sort((a, b) => a - b), DELIVER_CHUNK_SIZE, lease, now);
+    return deliverMessages(
+      pair,
+      group.ids.sort((a, b) => a - b),
+      DELIVER_CHUNK_SIZE,
+      lease,
+      now,
+    );
   });
 }
 

@@ -33,7 +33,8 @@ export function subscriberWrites({ feature, maxBytes, unavailable, ready }: Writ
     const body = await readJsonWrite(context, schema, maxBytes);
     if (!body.ok) return body;
     const { DB: db, DELIVERY_QUEUE: queue } = context.env;
-    if (db === undefined || queue === undefined || !ready(context.env)) return { ok: false as const, response: later() };
+    if (db === undefined || queue === undefined || !ready(context.env))
+      return { ok: false as const, response: later() };
     return { ok: true as const, value: body.value, db };
   }
   return {

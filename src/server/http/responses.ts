@@ -63,8 +63,7 @@ export const webhooksUnavailable = (retryAfterSeconds: number): Response =>
 export const webSubUnavailable = (retryAfterSeconds: number): Response =>
   errorResponse(503, { error: 'websub_unavailable' }, { 'Retry-After': String(retryAfterSeconds) });
 /** A channel at its total cap (decisions.md, "Delivery that loses nothing"): no new subscriber until some leave. */
-export const channelFull = (channel: ChannelName): Response =>
-  errorResponse(503, { error: `${channel}_full` });
+export const channelFull = (channel: ChannelName): Response => errorResponse(503, { error: `${channel}_full` });
 export const rateLimited = (retryAfterSeconds: number): Response =>
   jsonResponse(
     { error: 'rate_limited' },

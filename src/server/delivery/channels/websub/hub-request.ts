@@ -54,7 +54,12 @@ export async function handleHubRequest(context: EdgeContext): Promise<Response> 
     leaseSeconds: form['hub.lease_seconds'],
     secret: form['hub.secret'] ?? null,
   };
-  const message: VerifyMessage = { type: 'verify', channel: 'websub', request: verifyRequest, at: context.now.toISOString() };
+  const message: VerifyMessage = {
+    type: 'verify',
+    channel: 'websub',
+    request: verifyRequest,
+    at: context.now.toISOString(),
+  };
   try {
     if (verifyRequest.mode === 'subscribe' && (await isFull(db, verifyRequest, env.SUBSCRIBER_CAPS)))
       return channelFull('websub');

@@ -37,7 +37,11 @@ async function feedDocument(env: DeliveryBindings, topic: WebSubTopic, baseUrl: 
   const file = topic.provider === undefined ? path : providerFeedPath(topic.format, topic.provider);
   const response = await env.ASSETS.fetch(new Request(new URL(file, baseUrl)));
   if (response.status !== 200) throw new Error(`the built feed ${file} answered ${response.status}`);
-  return { body: await response.arrayBuffer(), contentType, link: feedLinkHeader(baseUrl, topic.format, topic.provider) };
+  return {
+    body: await response.arrayBuffer(),
+    contentType,
+    link: feedLinkHeader(baseUrl, topic.format, topic.provider),
+  };
 }
 
 export const webSubChannel: DeliveryChannel = {
