@@ -35,7 +35,8 @@ export async function recoverDeliveries(env: RecoverBindings, now: Date): Promis
   const nowText = now.toISOString();
   const lease = crypto.randomUUID();
   const leaseUntil = new Date(now.getTime() + QUEUED_LEASE_MS).toISOString();
-  const [expired, fanouts, requeued] = await db.batch<{ event_id: string; transition: Transition; event: string }>([
+  // One transaction (a D1 batch); each statement's rows are read as what its RETURNING names.
+  const [expired, fanouts, requeued] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
         `UPDATE deliveries SET state = 'expired', done_at = ?1, lease = NULL, lease_until = NULL
@@ -62,16 +63,16 @@ export async function recoverDeliveries(env: RecoverBindings, now: Date): Promis
   ]);
   const messages: DeliveryMessage[] = (fanouts?.results ?? []).map((row) => ({
     type: 'fanout',
-    event: JSON.parse(row.event) as Event,
-    transition: row.transition,
+    event: JSON.parse(String(row['event'])) as Event,
+    transition: row['transition'] as Transition,
     lease,
     at: nowText,
   }));
-  const rows = (requeued?.results ?? []) as unknown as {
-    subscriber_id: number;
-    event_id: string;
-    transition: Transition;
-  }[];
+  const rows = (requeued?.results ?? []).map((row) => ({
+    subscriber_id: Number(row['subscriber_id']),
+    event_id: String(row['event_id']),
+    transition: row['transition'] as Transition,
+  }));
   messages.push(...(await deliveriesToQueue(db, rows, lease, now)));
   try {
     await sendAll(env.DELIVERY_QUEUE, messages);
