@@ -55,6 +55,8 @@ const REAL_CLOCK_ONLY = [
   // The delivery and watcher files with a real local D1: they hand the code under test its clock (or only store the
   // time), and their database runs in workerd, whose clock the shift does not move; the D1 start is most of their cost.
   'src/server/delivery/build-dispatch.test.ts',
+  'src/server/delivery/wing-dispatch.test.ts',
+  'src/server/delivery/wing-retries.test.ts',
   'functions/api/push-store.test.ts',
   'src/server/watch/cron.test.ts',
   'functions/fuzz.test.ts',
