@@ -120,7 +120,11 @@ async function carrySoonRetries(
   }
 }
 
-/** One subscriber's outcome: its channel's send, after the wing's own checks; a throw is a failure to retry. */
+/**
+ * One subscriber's outcome: its channel's send, after the wing's own checks. A channel this deployment has not
+ * configured, or a sender that throws (the service cannot send now: channel.ts), makes the delivery wait: tried again
+ * later, and no failure of the subscriber's (the 7 days that drop one count its receiver's failures only).
+ */
 async function sendOne(
   target: ClaimedRow,
   senderFor: (name: string) => Promise<(subscriber: Subscriber) => Promise<DeliveryOutcome>> | null,
@@ -135,12 +139,12 @@ async function sendOne(
   // a row written before a rule is held to it.
   if (!channel.accepts(target.address, rules)) return { kind: 'gone', reason: 'no longer an allowed address' };
   const sender = senderFor(target.channel);
-  if (sender === null) return { kind: 'retry', reason: `the ${target.channel} channel is not configured` };
+  if (sender === null) return { kind: 'wait', reason: `the ${target.channel} channel is not configured` };
   try {
     return await (await sender)(target);
   } catch (error) {
     return {
-      kind: 'retry',
+      kind: 'wait',
       reason: `could not be sent now (${error instanceof Error ? error.message : String(error)})`,
     };
   }
