@@ -11,6 +11,7 @@ import {
   type WingEnv,
 } from '../../../tests/support/delivery-wing.ts';
 import { decryptPush } from '../../../tests/support/push-receiver.ts';
+import { recordingQueue } from '../../../tests/support/recording-queue.ts';
 import { REAL_D1 } from '../../../tests/support/state-d1.ts';
 import type { Event } from '../../core/schemas.ts';
 import { makeEvent } from '../../core/test-events.ts';
@@ -626,6 +627,48 @@ describe('each channel on its own', REAL_D1, () => {
     expect(await failingSince()).toEqual([{ id: feed.id, failing_since: null }]);
     expect(await recoverAt(atSeconds(30))).toMatchObject({ requeued: 1 });
     expect(wing.websub.deliveries.map(({ path, status }) => [path, status])).toEqual([[feed.path, 200]]);
+  });
+});
+
+describe('a queue that refuses a send', REAL_D1, () => {
+  const refusing = () => wing.env({ DELIVERY_QUEUE: recordingQueue({ failing: true }).queue as unknown as Queue });
+
+  it('loses no fan-out when the dispatch could not queue it: the cron hands it on once its hold ends', async () => {
+    const discord = await wing.chatSubscriber('discord', ['provider_a/reset']);
+    wing.published = [makeEvent({ id: 'history', announcedAt: at(-3000).toISOString() })];
+    await dispatchDue(wing.env(), at(-30));
+    wing.published.push(reset('unqueued'));
+    await expect(dispatchDue(refusing(), T0)).rejects.toThrow(/queue down/);
+    // Claimed all the same: a later dispatch does not fan it out a second time.
+    expect(await dispatchDue(wing.env(), at(1))).toMatchObject({ enqueued: 0 });
+    expect(await recoverAt(atSeconds(299))).toMatchObject({ fanouts: 0 });
+    expect(await recoverAt(atSeconds(300))).toMatchObject({ fanouts: 1 });
+    expect(answersAt(wing.chat.received, discord.path)).toEqual([204]);
+  });
+
+  it('loses no delivery when a fan-out could not queue its messages: the retried fan-out does nothing, the cron re-queues', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const slack = await wing.chatSubscriber('slack', ['provider_a/reset']);
+    wing.published = [makeEvent({ id: 'history', announcedAt: at(-3000).toISOString() })];
+    await dispatchDue(wing.env(), at(-30));
+    wing.published.push(reset('page'));
+    await dispatchDue(wing.env(), T0);
+    const fanout = wing.queued.take().map(({ body }) => body);
+    expect(await wing.handle(fanout, { env: refusing() })).toEqual(fanout);
+    // The queue tries the message again: its page was taken, so it does nothing.
+    expect(await wing.handle(fanout)).toEqual([]);
+    expect(wing.queued.sent).toEqual([]);
+    expect(await recoverAt(atSeconds(299))).toMatchObject({ requeued: 0 });
+    expect(await recoverAt(atSeconds(300))).toMatchObject({ fanouts: 0, requeued: 1 });
+    expect(answersAt(wing.chat.received, slack.path)).toEqual([200]);
+  });
+
+  it('gives back at once what a recovery could not queue, for the next one to take', async () => {
+    const discord = await wing.chatSubscriber('discord', ['provider_a/reset']);
+    await fannedOut();
+    await expect(recoverDeliveries(refusing(), at(5))).rejects.toThrow(/queue down/);
+    expect(await recoverAt(at(5))).toMatchObject({ requeued: 1 });
+    expect(answersAt(wing.chat.received, discord.path)).toEqual([204]);
   });
 });
 
