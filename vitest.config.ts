@@ -57,6 +57,8 @@ const REAL_CLOCK_ONLY = [
   'src/server/delivery/build-dispatch.test.ts',
   'src/server/delivery/wing-dispatch.test.ts',
   'src/server/delivery/wing-retries.test.ts',
+  'src/server/delivery/wing-websub.test.ts',
+  'functions/api/subscriber-writes.test.ts',
   'functions/api/push-store.test.ts',
   'src/server/watch/cron.test.ts',
   'functions/fuzz.test.ts',
