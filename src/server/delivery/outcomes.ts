@@ -1,6 +1,6 @@
 import type { Transition } from '../../core/push/due.ts';
 import type { DeliveryOutcome } from './channel.ts';
-import { FAILING_LIMIT_MS, retryDelaySeconds } from './policy.ts';
+import { FAILING_LIMIT_MS, LAST_TRY_BEFORE_END_MS, retryDelaySeconds } from './policy.ts';
 import { IN_IDS, jsonIds } from './sql.ts';
 import { removeSubscribersStatement } from './subscribers.ts';
 
@@ -20,6 +20,8 @@ export interface SendResult {
 }
 
 const REASON_MAX_LENGTH = 200;
+/** The moment of a delivery's last try (its window's end less `LAST_TRY_BEFORE_END_MS`, bound as ?6), in SQL. */
+const LAST_TRY = "strftime('%Y-%m-%dT%H:%M:%fZ', deliveries.expires_at, ?6)";
 
 /** Returns the retries it recorded: each subscriber to try again and when. */
 export async function recordOutcomes(
@@ -50,17 +52,29 @@ export async function recordOutcomes(
     statements.push(
       db
         .prepare(
+          // A retry due past the window is made once more in its last minute (LAST_TRY), unless that has come: the
+          // tries go on until the 24 hours end, so a receiver back before then is sent to.
           `UPDATE deliveries SET
-             state = CASE WHEN r.state = 'pending' AND r.due >= deliveries.expires_at THEN 'expired' ELSE r.state END,
-             due_at = coalesce(r.due, due_at),
-             done_at = CASE WHEN r.state = 'pending' AND r.due < deliveries.expires_at THEN NULL ELSE ?4 END,
+             state = CASE WHEN r.state = 'pending' AND r.due >= deliveries.expires_at AND ?4 >= ${LAST_TRY}
+                          THEN 'expired' ELSE r.state END,
+             due_at = CASE WHEN r.due IS NULL THEN due_at WHEN r.due < deliveries.expires_at THEN r.due
+                           ELSE max(?4, ${LAST_TRY}) END,
+             done_at = CASE WHEN r.state = 'pending' AND (r.due < deliveries.expires_at OR ?4 < ${LAST_TRY})
+                            THEN NULL ELSE ?4 END,
              last_error = r.reason, lease = NULL, lease_until = NULL
            FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.state') AS state,
                         json_extract(value, '$.due') AS due, json_extract(value, '$.reason') AS reason
                  FROM json_each(?1)) AS r
            WHERE deliveries.subscriber_id = r.id AND event_id = ?2 AND transition = ?3 AND lease = ?5`,
         )
-        .bind(JSON.stringify(rows), held.eventId, held.transition, nowText, held.lease),
+        .bind(
+          JSON.stringify(rows),
+          held.eventId,
+          held.transition,
+          nowText,
+          held.lease,
+          `-${LAST_TRY_BEFORE_END_MS / 1000} seconds`,
+        ),
     );
   if (sent.length > 0)
     statements.push(

@@ -37,6 +37,13 @@ export const QUEUED_LEASE_MS = 5 * MS_PER_MINUTE;
 /** How long a sender holds what it claimed: an isolate that died while sending leaves it to the cron after this. */
 export const SENDING_LEASE_MS = 2 * MS_PER_MINUTE;
 
+/**
+ * A retry that would fall past a delivery's window is made once more this long before the window ends (the last cron
+ * minute in it), so that the tries go on until the 24 hours end (decisions.md) and a receiver back in the last hour is
+ * still sent to; only a try that fails then, or later, expires the delivery.
+ */
+export const LAST_TRY_BEFORE_END_MS = MS_PER_MINUTE;
+
 /** A retry due within this long is also carried by the queue, with a delay (deliver.ts); the cron queues all. */
 export const QUEUE_CARRIED_RETRY_MS = MS_PER_MINUTE;
 
