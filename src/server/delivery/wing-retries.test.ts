@@ -362,14 +362,22 @@ describe('retries at their due time', REAL_D1, () => {
 
 describe('within 24 hours of the transition', REAL_D1, () => {
   /**
-   * The minute cron every 5 minutes from `T0` to `untilMinutes`, each run's messages handed to the worker. Every
-   * request to a receiver while `failing(now)` holds is answered 503 (500 every other time) before it reaches it.
+   * The minute cron until `untilMinutes`, run at each minute at which a pending delivery is due (a run at any other
+   * minute finds nothing to queue), each run's messages handed to the worker. Every request to a receiver while
+   * `failing(now)` holds is answered 503 (500 every other run) before it reaches it.
    */
-  async function cronEveryFiveMinutes(untilMinutes: number, failing: (now: Date) => boolean, paths: Paths) {
-    for (let minute = 5; minute <= untilMinutes; minute += 5) {
-      await recoverDeliveries(wing.env(), at(minute));
-      await handleAll(failing, paths, minute % 2 === 0 ? 503 : 500);
+  async function minuteCron(untilMinutes: number, failing: (now: Date) => boolean, paths: Paths) {
+    for (let run = 0; run < 200; run += 1) {
+      const [{ next } = { next: null }] = await wing.rows<{ next: string | null }>(
+        "SELECT min(due_at) AS next FROM deliveries WHERE state = 'pending'",
+      );
+      if (next === null) return;
+      const minute = new Date(Math.ceil(Date.parse(next) / MINUTE_MS) * MINUTE_MS);
+      if (minute > at(untilMinutes)) return;
+      await recoverDeliveries(wing.env(), minute);
+      await handleAll(failing, paths, run % 2 === 0 ? 503 : 500);
     }
+    throw new Error('the deliveries were still pending after 200 cron runs');
   }
   /**
    * Hands the queue's messages to the worker, and what they queue in turn (the carried retries, at their due time),
@@ -414,42 +422,50 @@ describe('within 24 hours of the transition', REAL_D1, () => {
     ...answersAt(wing.websub.deliveries, path),
   ];
 
-  it('delivers exactly once to receivers of every channel that fail for 23 hours and then answer', async () => {
-    const paths = await everyChannel();
-    const recovered = at(23 * 60);
-    const failing = (now: Date) => now < recovered;
-    wing.queued.sent.push(...(await fannedOut()).map((body) => ({ body, delaySeconds: undefined })));
-    await handleAll(failing, paths);
-    await cronEveryFiveMinutes(26 * 60, failing, paths);
+  it.each([
+    ['23 hours', 23 * 60],
+    ['23 hours and 50 minutes', 23 * 60 + 50],
+  ])(
+    'delivers exactly once to receivers of every channel that fail for %s and then answer',
+    async (_name, minutes) => {
+      const paths = await everyChannel();
+      const recovered = at(minutes);
+      const failing = (now: Date) => now < recovered;
+      wing.queued.sent.push(...(await fannedOut()).map((body) => ({ body, delaySeconds: undefined })));
+      await handleAll(failing, paths);
+      await minuteCron(26 * 60, failing, paths);
 
-    for (const { path } of paths.values()) {
-      const answers = requestsTo(path);
-      // Tried all along (30 s doubling to an hour: 20 tries and more in 23 hours), then delivered, then left alone.
-      expect(answers.length).toBeGreaterThan(20);
-      expect(answers.slice(0, -1).every((status) => status >= 500)).toBe(true);
-      expect(answers.at(-1)! < 300).toBe(true);
-    }
-    const rows = await wing.rows<{ state: string; expires_at: string; done_at: string }>(
-      'SELECT state, expires_at, done_at FROM deliveries',
-    );
-    for (const row of rows) {
-      expect(row.state).toBe('sent');
-      expect(row.expires_at).toBe(iso(24 * HOUR_MS));
-      expect(Date.parse(row.done_at)).toBeGreaterThanOrEqual(recovered.getTime());
-      expect(Date.parse(row.done_at)).toBeLessThan(T0.getTime() + 24 * HOUR_MS);
-    }
-    expect((await failingSince()).every(({ failing_since }) => failing_since === null)).toBe(true);
-  }, 60_000);
+      for (const { path } of paths.values()) {
+        const answers = requestsTo(path);
+        // Tried all along (30 s doubling to an hour: 20 tries and more in 23 hours), then delivered, then left alone.
+        expect(answers.length).toBeGreaterThan(20);
+        expect(answers.slice(0, -1).every((status) => status >= 500)).toBe(true);
+        expect(answers.at(-1)! < 300).toBe(true);
+      }
+      const rows = await wing.rows<{ state: string; expires_at: string; done_at: string }>(
+        'SELECT state, expires_at, done_at FROM deliveries',
+      );
+      for (const row of rows) {
+        expect(row.state).toBe('sent');
+        expect(row.expires_at).toBe(iso(24 * HOUR_MS));
+        expect(Date.parse(row.done_at)).toBeGreaterThanOrEqual(recovered.getTime());
+        expect(Date.parse(row.done_at)).toBeLessThan(T0.getTime() + 24 * HOUR_MS);
+      }
+      expect((await failingSince()).every(({ failing_since }) => failing_since === null)).toBe(true);
+    },
+    60_000,
+  );
 
   it('records a delivery still refused 24 hours after its transition was found as expired, and never tries it again', async () => {
     const paths = await everyChannel();
     wing.queued.sent.push(...(await fannedOut()).map((body) => ({ body, delaySeconds: undefined })));
     await handleAll(() => true, paths);
-    await cronEveryFiveMinutes(26 * 60, () => true, paths);
+    await minuteCron(26 * 60, () => true, paths);
     const tries = [...paths.values()].map(({ path }) => requestsTo(path).length);
     const rows = await wing.rows<{ state: string; done_at: string }>('SELECT state, done_at FROM deliveries');
     expect(rows.map(({ state }) => state)).toEqual(['expired', 'expired', 'expired', 'expired']);
-    for (const { done_at } of rows) expect(Date.parse(done_at)).toBeLessThanOrEqual(T0.getTime() + 24 * HOUR_MS);
+    // The last try, in the window's last minute, failed too.
+    for (const { done_at } of rows) expect(done_at).toBe(iso(24 * HOUR_MS - MINUTE_MS));
     // Days later, nothing more: not a try, not a message.
     expect(await recoverAt(at(3 * 24 * 60))).toMatchObject({ requeued: 0 });
     expect([...paths.values()].map(({ path }) => requestsTo(path).length)).toEqual(tries);
@@ -457,17 +473,30 @@ describe('within 24 hours of the transition', REAL_D1, () => {
     expect((await subscriberIds()).length).toBe(4);
   }, 60_000);
 
-  it('expires at once a delivery whose next try would fall past the window (paced for 6 hours at hour 20)', async () => {
+  it('tries once more in the window’s last minute a delivery whose next try would fall past it (paced for 6 hours at hour 20), and expires it only if that fails', async () => {
     const discord = await wing.chatSubscriber('discord', ['provider_a/reset']);
+    const slack = await wing.chatSubscriber('slack', ['provider_a/reset']);
     // A Retry-After of 2 minutes: no queue carries it, the cron does.
     const unavailable = { status: 503, headers: { 'retry-after': '120' } };
-    wing.chat.answerNext(discord.path, unavailable, discordRateLimit(6 * 60 * 60));
+    wing.chat.answerNext(discord.path, unavailable, discordRateLimit(6 * 60 * 60), { status: 502 });
+    wing.chat.answerNext(slack.path, unavailable, slackRateLimit(6 * 60 * 60));
     expect(await wing.handle(await fannedOut())).toEqual([]);
-    // No cron ran for 20 hours; the first one tries it, and is asked to wait until hour 26.
-    expect(await recoverAt(at(20 * 60))).toMatchObject({ requeued: 1 });
-    expect(await ledger()).toMatchObject([{ state: 'expired', attempts: 2, lease: null }]);
-    expect(await recoverAt(at(27 * 60))).toMatchObject({ requeued: 0 });
-    expect(answersAt(wing.chat.received, discord.path)).toEqual([503, 429]);
+    // No cron ran for 20 hours; the first one tries them, and is asked to wait until hour 26, past the window.
+    expect(await recoverAt(at(20 * 60))).toMatchObject({ requeued: 2 });
+    const lastMinute = iso(24 * HOUR_MS - MINUTE_MS);
+    expect((await ledger()).map(({ state, due_at }) => [state, due_at])).toEqual([
+      ['pending', lastMinute],
+      ['pending', lastMinute],
+    ]);
+    expect(await recoverAt(at(24 * 60 - 2))).toMatchObject({ requeued: 0 });
+    expect(await recoverAt(at(24 * 60 - 1))).toMatchObject({ requeued: 2 });
+    expect((await ledger()).map(({ state, attempts }) => [state, attempts])).toEqual([
+      ['expired', 3],
+      ['sent', 3],
+    ]);
+    expect(await recoverAt(at(27 * 60))).toMatchObject({ expired: 0, requeued: 0 });
+    expect(answersAt(wing.chat.received, discord.path)).toEqual([503, 429, 502]);
+    expect(answersAt(wing.chat.received, slack.path)).toEqual([503, 429, 200]);
   });
 
   it('records as expired, at the first recovery after the window, a delivery no cron could queue in time', async () => {
