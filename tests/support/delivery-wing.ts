@@ -1,14 +1,18 @@
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { assetsBinding, type BuiltFiles, fixtureFiles } from '../../scripts/lib/built-files.ts';
 import type { ChannelName } from '../../src/core/delivery/channels.ts';
 import type { Event } from '../../src/core/schemas.ts';
+import { makeEvent } from '../../src/core/test-events.ts';
 import type { Locale } from '../../src/core/vocabulary.ts';
 import type { DeliveryBindings } from '../../src/server/delivery/bindings.ts';
+import { dispatchDue } from '../../src/server/delivery/dispatch.ts';
 import {
   DEAD_LETTER_QUEUE_NAME,
+  type DeliverMessage,
   DELIVERY_QUEUE_NAME,
   type DeliveryMessage,
 } from '../../src/server/delivery/messages.ts';
+import { recoverDeliveries } from '../../src/server/delivery/recover.ts';
 import { saveSubscriber } from '../../src/server/delivery/subscribers.ts';
 import { runDeliveryQueue } from '../../src/server/delivery/worker-handlers.ts';
 import { type ChatReceiver, startChatReceiver } from './chat-receiver.ts';
@@ -254,6 +258,96 @@ export function deliveryWing(): Wing {
   });
 
   return wing;
+}
+
+/** `T0` moved by `milliseconds`, as the ledger writes a time. */
+export const iso = (milliseconds: number): string => new Date(T0.getTime() + milliseconds).toISOString();
+
+/** A reset of provider_a announced a minute before `T0`. */
+export const resetEvent = (id: string, overrides: Partial<Event> = {}): Event =>
+  makeEvent({ id, provider: 'provider_a', kind: 'reset', announcedAt: at(-1).toISOString(), ...overrides });
+
+/**
+ * A retry due within a minute is also carried by the queue, with a delay (deliver.ts): a `deliver` message sent with
+ * `delaySeconds`. The queue may lose it; the cron still queues every retry at its due time.
+ */
+export const isCarried = ({ delaySeconds }: { delaySeconds: number | undefined }): boolean => (delaySeconds ?? 0) > 0;
+
+/** What a receiver answered at `path`, in order. */
+export const answersAt = (received: readonly { path: string; status: number }[], path: string): number[] =>
+  received.filter((request) => request.path === path).map(({ status }) => status);
+
+export interface LedgerRow {
+  id: number;
+  state: string;
+  attempts: number;
+  due_at: string;
+  lease: string | null;
+  last_error: string | null;
+}
+
+/** The steps the wing's promise tests take, over `wing`. */
+export function deliverySteps(wing: Wing) {
+  /**
+   * The history's first dispatch, then `event` published and dispatched at `T0` and its one fan-out handed to the
+   * worker: the `deliver` messages it queued, taken from the queue (the test hands them on, or loses them).
+   */
+  async function fannedOut(event: Event = resetEvent('news'), env: WingEnv = wing.env()): Promise<DeliverMessage[]> {
+    wing.published = [makeEvent({ id: 'history', announcedAt: at(-3000).toISOString() })];
+    await dispatchDue(env, at(-30));
+    wing.published.push(event);
+    expect(await dispatchDue(env, T0)).toMatchObject({ enqueued: 1 });
+    expect(
+      await wing.handle(
+        wing.queued.take().map(({ body }) => body),
+        { env },
+      ),
+    ).toEqual([]);
+    const delivers = wing.queued.take().map(({ body }) => body);
+    expect(delivers.every((body) => body.type === 'deliver')).toBe(true);
+    return delivers as DeliverMessage[];
+  }
+
+  /**
+   * The minute cron's recovery at `now`, and the worker's handling of what it queued and what that queues in turn.
+   * The queue carries the soon retries at once (their clock is their due time), unless `carriers` is `lost`: the
+   * cron alone.
+   */
+  async function recoverAt(
+    now: Date,
+    { env = wing.env(), carriers = 'carried' }: { env?: WingEnv; carriers?: 'carried' | 'lost' } = {},
+  ) {
+    const result = await recoverDeliveries(env, now);
+    const next = () =>
+      wing.queued
+        .take()
+        .filter((message) => carriers === 'carried' || !isCarried(message))
+        .map(({ body }) => body);
+    for (let messages = next(); messages.length > 0; messages = next())
+      expect(await wing.handle(messages, { env })).toEqual([]);
+    return result;
+  }
+
+  /** Forgets the carried retries queued so far (a queue that lost them); returns them. */
+  const loseCarriers = () => {
+    const carried = wing.queued.sent.filter(isCarried);
+    wing.queued.sent.splice(0, wing.queued.sent.length, ...wing.queued.sent.filter((message) => !isCarried(message)));
+    return carried;
+  };
+
+  return {
+    fannedOut,
+    recoverAt,
+    loseCarriers,
+    ledger: () =>
+      wing.rows<LedgerRow>(
+        'SELECT subscriber_id AS id, state, attempts, due_at, lease, last_error FROM deliveries ORDER BY subscriber_id',
+      ),
+    failingSince: () =>
+      wing.rows<{ id: number; failing_since: string | null }>('SELECT id, failing_since FROM subscribers ORDER BY id'),
+    subscriberIds: async () =>
+      (await wing.rows<{ id: number }>('SELECT id FROM subscribers ORDER BY id')).map(({ id }) => id),
+  };
 }
 
 export { DEAD_LETTER_QUEUE_NAME };
