@@ -327,6 +327,30 @@ describe('bad requests, as documented', () => {
     contract.expectBodyMatches('/websub', 429, await limited.json(), 'post');
   });
 
+  it('limits verification requests to 5 a minute per IPv6 /64: the sixth valid request is 429 with writes to spare', async () => {
+    const feed = topic('/feed.json');
+    const statuses = await burstInOneWindow(async () => {
+      // Six addresses of one /64 (decisions.md: limits per IPv4 address or IPv6 /64), each asking once.
+      const network = uniqueClientIp().split(':').slice(0, 4).join(':');
+      const answers: number[] = [];
+      for (let request = 1; request <= 6; request += 1) {
+        const response = await subscriber.request(
+          `${server.baseUrl}/websub`,
+          'subscribe',
+          feed,
+          `/verify-limit/${request}`,
+          {
+            clientIp: `${network}::${request.toString(16)}`,
+          },
+        );
+        answers.push(response.status);
+        await response.body?.cancel();
+      }
+      return answers;
+    });
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
+  });
+
   it('documents the form it takes: a subscriber’s request is valid under the OpenAPI request schema', async () => {
     const operation = (contract.document.paths['/websub'] as unknown as Record<string, { requestBody: unknown }>)[
       'post'
