@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { projectRoot, runWrangler } from './tools.ts';
 
 /**
- * The local D1 of the push database (Miniflare's, the one `wrangler dev` serves): its migrations, and the tests'
+ * The local D1 of the state database (Miniflare's, the one `wrangler dev` serves): its migrations, and the tests'
  * look into it. Migrations are applied by `wrangler d1 migrations apply`, the command a deployment runs, once per
  * set of migrations into a template state folder; a new state folder gets a copy of the template's database
  * files. A wrangler start costs two seconds of CPU, and the tests start a dozen local servers.
@@ -28,7 +28,7 @@ export interface D1DatabaseConfig {
 const d1FolderOf = (persistTo: string) => path.join(persistTo, 'v3', 'd1');
 
 /**
- * Runs one SQL statement on the local push database in the state folder `persistTo` and returns its rows: the
+ * Runs one SQL statement on the local state database in the state folder `persistTo` and returns its rows: the
  * tests' look into D1. Node's SQLite opens the database file workerd serves (SQLite's own locking lets both at
  * it, as `wrangler d1 execute --local` does, which would cost a wrangler start for every look).
  */
@@ -36,8 +36,13 @@ export async function queryLocalD1(persistTo: string, sql: string): Promise<Reco
   const folder = path.join(d1FolderOf(persistTo), 'miniflare-D1DatabaseObject');
   const files = (await readdir(folder)).filter((name) => name.endsWith('.sqlite') && name !== 'metadata.sqlite');
   if (files.length !== 1) throw new Error(`expected one local D1 database in ${folder}, found ${files.length}`);
-  // A busy wait: workerd may hold a write lock for a moment (or still be stopping, in the push benchmark).
-  const database = new DatabaseSync(path.join(folder, files[0] as string), { timeout: 5_000 });
+  return queryD1File(path.join(folder, files[0] as string), sql);
+}
+
+/** Runs one SQL statement on the local D1 database file `file` (a state folder may hold several) and returns its rows. */
+export function queryD1File(file: string, sql: string): Record<string, unknown>[] {
+  // A busy wait: workerd may hold a write lock for a moment (or still be stopping, in the benchmark).
+  const database = new DatabaseSync(file, { timeout: 5_000 });
   try {
     return database
       .prepare(sql)
@@ -49,7 +54,7 @@ export async function queryLocalD1(persistTo: string, sql: string): Promise<Reco
 }
 
 /**
- * The push database's migrations, applied to the local D1 `databases` (a worker config's) in `persistTo`. A state
+ * The state database's migrations, applied to the local D1 `databases` (a worker config's) in `persistTo`. A state
  * folder without a D1 yet gets a copy of the migrated template; one with a D1 (`npm start`'s, kept between starts)
  * gets the migrations it lacks from wrangler.
  */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryD1File } from '../../scripts/lib/local-d1.ts';
 import { projectRoot, runWrangler } from '../../scripts/lib/tools.ts';
 import { localD1FileName } from '../support/d1-lock.ts';
 
@@ -29,17 +30,7 @@ function moveState(): Promise<{ code: number; output: string }> {
   });
 }
 
-const rows = (id: string, sql: string) => {
-  const database = new DatabaseSync(d1File(id));
-  try {
-    return database
-      .prepare(sql)
-      .all()
-      .map((row) => ({ ...row }));
-  } finally {
-    database.close();
-  }
-};
+const rows = (id: string, sql: string) => queryD1File(d1File(id), sql);
 
 beforeAll(async () => {
   folder = await mkdtemp(path.join(tmpdir(), 'departures-board-state-move-test-'));
