@@ -26,7 +26,6 @@ const wing = deliveryWing();
 const { fannedOut, recoverAt, ledger, failingSince, subscriberIds } = deliverySteps(wing);
 afterEach(() => vi.restoreAllMocks());
 
-
 describe('within 24 hours of the transition', REAL_D1, () => {
   /**
    * The minute cron until `untilMinutes`, run at each minute at which a pending delivery is due (a run at any other
