@@ -30,9 +30,14 @@ export const MIXED_REQUESTS: {
   { method: 'GET', path: '/' },
   { method: 'GET', path: '/provider_b' },
   { method: 'GET', path: '/badge/provider_c.svg' },
-  // The limiter allows 60 a minute per IP: each MCP call comes from an address of its own (a header only).
+  // The limiter allows 60 a minute per IPv4 address or IPv6 /64: each MCP call comes from a /64 of its own (a header
+  // only).
   { method: 'POST', path: '/mcp', body: MCP_GET_STATUS_BODY, headers: { 'content-type': 'application/json' } },
 ];
+
+/** The `index`-th client address: each in a /64 of its own, from the documentation prefix 2001:db8::/32. */
+const clientIpOf = (index: number) =>
+  `2001:db8:${((index >>> 16) & 0xffff).toString(16)}:${(index & 0xffff).toString(16)}::1`;
 
 export interface MixedLoadResult {
   seconds: number;
@@ -63,7 +68,8 @@ export async function runMixedLoad(
           ...request,
           setupRequest: (req: autocannon.Request) => ({
             ...req,
-            headers: { ...req.headers, 'cf-connecting-ip': `2001:db8:ffff::${(counter++).toString(16)}` },
+            // A /64 of its own each (the limiters count per IPv6 /64: src/core/http/client-key.ts).
+            headers: { ...req.headers, 'cf-connecting-ip': clientIpOf(counter++) },
           }),
         }
       : request,
