@@ -7,7 +7,12 @@
 //   --cold-runs 5               cold starts per kind of first request (median and worst of them)
 //   --cpu-profile DIR           also a V8 CPU profile of one cold GET /api/status, written to DIR and summarized
 //   --dist DIR                  with --cpu-only: measure this build (astro build --outDir DIR) instead of building
-//   --push-sizes 10000,100000   push dispatch subscriber counts   --push-only / --skip-push
+//   --delivery                  only the delivery wing at scale (scripts/bench/delivery.ts): end to end in wrangler dev,
+//                               CPU per queue invocation and per cron run, and the same for the code before the rewrite
+//   --delivery-sizes 10000,100000   subscriber counts        --skip-delivery
+//   --delivery-before cc3970b   the commit measured as "before" (a worktree under /tmp); `none` to skip it. With
+//                               --delivery it defaults to cc3970b (the parent of the rewrite); in a full run, to none
+//   (--push-only, --push-sizes and --skip-push are the older names of --delivery, --delivery-sizes, --skip-delivery)
 //   --test-runs 5               only `npm test` that many times in a row: wall time, CPU, verdict of each
 //   --watch-only                only the CPU time of one minute-cron invocation: the watcher polling 10 sources, then the dispatch
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -23,7 +28,7 @@ import { MCP_GET_STATUS_BODY } from '../lib/mixed-load.ts';
 import { loadEndpoint, type LoadResult, type LoadTarget } from './http-load.ts';
 import { COLD_TARGETS, CPU_TARGETS, measureWorkerCpu, type CpuFigures } from './cpu.ts';
 import { provenanceSection } from './provenance.ts';
-import { pushSection } from './push.ts';
+import { BENCH_SITE_URL, deliverySection } from './delivery.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
 import { testRunsSection } from './test-runs.ts';
 import { watchSection } from './watch.ts';
@@ -39,7 +44,11 @@ const { values } = parseArgs({
     'cold-runs': { type: 'string', default: '5' },
     'cpu-profile': { type: 'string' },
     dist: { type: 'string' },
-    'push-sizes': { type: 'string', default: '10000,100000' },
+    delivery: { type: 'boolean', default: false },
+    'delivery-sizes': { type: 'string' },
+    'delivery-before': { type: 'string' },
+    'skip-delivery': { type: 'boolean', default: false },
+    'push-sizes': { type: 'string' },
     'push-only': { type: 'boolean', default: false },
     'skip-push': { type: 'boolean', default: false },
     'test-runs': { type: 'string' },
@@ -298,17 +307,22 @@ console.log(
   `Machine: ${cpus.length} cores (${cpus[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.\n`,
 );
 const sizes = values.sizes.split(',').map(Number);
-const pushSizes = values['push-sizes'].split(',').map(Number);
+const deliverySizes = (values['delivery-sizes'] ?? values['push-sizes'] ?? '10000,100000').split(',').map(Number);
+const deliveryOnly = values.delivery || values['push-only'];
+/** The commit before the delivery wing (src/server/push and its tables), measured as "before" in a worktree. */
+const REWRITE_PARENT = 'cc3970b';
+const beforeOption = values['delivery-before'] ?? (deliveryOnly ? REWRITE_PARENT : 'none');
+const deliveryBefore = beforeOption === 'none' ? undefined : beforeOption;
 if (values['test-runs'] !== undefined) {
   console.log(`${await testRunsSection(Number(values['test-runs']))}\n`);
   process.exit(0);
 }
-if (values['push-only']) {
-  await buildSite({ siteUrl: 'http://127.0.0.1:4321' });
-  console.log(`${await pushSection(pushSizes)}\n`);
+if (deliveryOnly) {
+  await buildSite({ siteUrl: BENCH_SITE_URL });
+  console.log(`${await deliverySection({ sizes: deliverySizes, before: deliveryBefore })}\n`);
   process.exit(0);
 }
-/** The last build's output folder (dist/), whose worker the push and watch sections run. */
+/** The last build's output folder (dist/), whose worker the watch section runs. */
 const builtDist = path.dirname(path.dirname(BUILT_WORKER_CONFIG));
 if (values['watch-only']) {
   await buildSite({ siteUrl: 'http://127.0.0.1:4321' });
@@ -324,5 +338,6 @@ console.log(`${await sizeSection()}\n`);
 console.log(`${await cpuSection(sizes)}\n`);
 if (!values['skip-growth']) console.log(`${await growthSection(sizes)}\n`);
 console.log(`${await provenanceSection([10_000])}\n`);
-if (!values['skip-push']) console.log(`${await pushSection(pushSizes)}\n`);
+if (!values['skip-delivery'] && !values['skip-push'])
+  console.log(`${await deliverySection({ sizes: deliverySizes, before: deliveryBefore })}\n`);
 console.log(`${await watchSection(builtDist)}\n`);

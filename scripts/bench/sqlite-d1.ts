@@ -3,15 +3,18 @@ import path from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 
 /**
- * The push database for the CPU benchmarks only: the repository's migrations in an in-memory SQLite of this process,
+ * The state database for the CPU benchmarks only: the repository's migrations in an in-memory SQLite of this process,
  * behind the few D1 calls the worker makes (prepare, bind, all, first, run, batch). In production D1 runs outside
  * the worker and costs it only the calls; wrangler's local D1 (getPlatformProxy) costs this process an RPC each,
  * which would be counted as the worker's CPU. The CPU time SQLite itself spends (D1's work, not the worker's) is
  * added up in `spentMs`, for the benchmark to leave out. The tests use the real local D1.
  */
 
-/** CPU milliseconds SQLite spent on the calls so far. */
-export const d1Cpu = { spentMs: 0 };
+/**
+ * CPU milliseconds SQLite spent on the calls so far, and how many calls the worker made (`all`, `first`, `run`,
+ * and a `batch` as one: each is one query of the platform's per-invocation count).
+ */
+export const d1Cpu = { spentMs: 0, calls: 0 };
 
 function timed<T>(work: () => T): T {
   const start = process.cpuUsage();
@@ -38,6 +41,7 @@ class Statement {
     return new Statement(this.database, this.sql, values as SQLInputValue[]);
   }
   async all<T>() {
+    d1Cpu.calls += 1;
     return this.allNow<T>();
   }
   allNow<T>() {
@@ -45,19 +49,28 @@ class Statement {
     return { results, success: true, meta: { changes: 0 } };
   }
   async first<T>(column?: string): Promise<T | null> {
+    d1Cpu.calls += 1;
     const row = timed(() => this.database.prepare(this.sql).get(...this.values)) as Record<string, unknown> | undefined;
     if (row === undefined) return null;
     return (column === undefined ? row : row[column]) as T;
   }
   async run() {
+    d1Cpu.calls += 1;
     const result = timed(() => this.database.prepare(this.sql).run(...this.values));
     return { results: [], success: true, meta: { changes: Number(result.changes) } };
   }
 }
 
-export function sqliteD1(): D1Database & { empty(): void } {
+/**
+ * `migrations` is the folder of SQL files applied in name order: this checkout's by default, or an older checkout's
+ * (the delivery benchmark's "before" runs the code of an older commit on that commit's schema).
+ */
+export function sqliteD1(migrations = MIGRATIONS): D1Database & { empty(): void } {
   const database = new DatabaseSync(':memory:');
-  for (const file of readdirSync(MIGRATIONS).sort()) database.exec(readFileSync(path.join(MIGRATIONS, file), 'utf8'));
+  for (const file of readdirSync(migrations)
+    .filter((name) => name.endsWith('.sql'))
+    .sort())
+    database.exec(readFileSync(path.join(migrations, file), 'utf8'));
   const tables = (
     database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT GLOB 'sqlite_*'").all() as {
       name: string;
@@ -66,6 +79,7 @@ export function sqliteD1(): D1Database & { empty(): void } {
   const d1 = {
     prepare: (sql: string) => new Statement(database, sql),
     async batch(statements: Statement[]) {
+      d1Cpu.calls += 1;
       timed(() => database.exec('BEGIN'));
       try {
         const results = statements.map((statement) => statement.allNow());
