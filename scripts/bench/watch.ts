@@ -119,12 +119,12 @@ export async function measureWatchCron(distDir: string, repetitions = 25): Promi
     files.set('/data/watch.json', new TextEncoder().encode(JSON.stringify(config)));
     const env = {
       ASSETS: assetsBinding(files),
-      PUSH_DB: db,
+      DB: db,
       SOURCE_HEALTH: memoryKv(),
       MCP_RATE_LIMITER: OPEN_RATE_LIMITER,
       REVIEW_WEBHOOK_URL: REVIEW_WEBHOOK,
       // The dispatch's queue: taken and dropped here (the consumers' work is theirs, measured in docs/delivery.md).
-      PUSH_QUEUE: { send: async () => undefined, sendBatch: async () => undefined },
+      DELIVERY_QUEUE: { send: async () => undefined, sendBatch: async () => undefined },
       ...generateVapidSecrets(),
     };
     await cp(path.join(distDir, 'server'), workerDir, { recursive: true });
