@@ -2,8 +2,9 @@ import type { ChannelName } from '../../core/delivery/channels.ts';
 
 /**
  * Each channel's total cap per deployment (decisions.md, "Delivery that loses nothing"): a write past it is
- * `503 {"error":"<channel>_full"}`. The defaults keep one deployment's fan-out of a reset within minutes at the free
- * plan's queue and CPU limits (docs/delivery.md, "Bounds"); `SUBSCRIBER_CAPS` (JSON) changes them per deployment.
+ * `503 {"error":"<channel>_full"}`. The defaults bound what one reset costs a deployment: at 100,000 push subscribers
+ * about 30,000 queue operations and minutes of sending on the Workers Paid plan that delivery needs (docs/performance.md,
+ * "Delivery at scale"); `SUBSCRIBER_CAPS` (JSON) changes them per deployment.
  */
 export const DEFAULT_SUBSCRIBER_CAPS: Readonly<Record<ChannelName, number>> = {
   push: 100_000,
