@@ -28,9 +28,15 @@ async function files(folder: string): Promise<string[]> {
  * What a `npm start` or `npm run dev` of the user's own writes while it runs (its databases, its bundles in
  * `.wrangler/tmp`, its secrets file): compared by name at most, so that its use is not taken for a test's.
  */
-const writtenByAServer = (file: string) => /\.sqlite(-wal|-shm|-journal)?$/.test(file);
+const writtenByAServer = (file: string) => file.endsWith('.sqlite');
+/**
+ * Left out: the server's bundles and secrets file, and SQLite's companions of a database (`-wal`, `-shm`,
+ * `-journal`), which come and go with the server's own connections (a checkpoint when it closes one removes them).
+ */
 const ignored = (relative: string) =>
-  relative.startsWith(`${path.join('.wrangler', 'tmp')}${path.sep}`) || path.basename(relative) === 'secrets.env';
+  relative.startsWith(`${path.join('.wrangler', 'tmp')}${path.sep}`) ||
+  path.basename(relative) === 'secrets.env' ||
+  /\.sqlite-(wal|shm|journal)$/.test(relative);
 
 /** Each watched file, by its path in the checkout, with a digest of its content (or its name alone). */
 async function fingerprint(): Promise<Map<string, string>> {
