@@ -59,7 +59,7 @@ export const webSubChannel: DeliveryChannel = {
       const topic = data.success ? findTopic(baseUrl, data.data.topic) : undefined;
       if (!data.success || topic === undefined) return { kind: 'gone', reason: 'its topic is no longer served' };
       const document = await documentOf(topic);
-      return distribute(
+      const outcome = await distribute(
         { callback: subscriber.address, secret: data.data.secret },
         document,
         rules.allowLoopbackReceiver,
@@ -67,6 +67,8 @@ export const webSubChannel: DeliveryChannel = {
         fetcher,
         id,
       );
+      if (outcome.kind === 'sent') return outcome;
+      return { ...outcome, reason: outcome.status === 0 ? 'no answer' : `the callback answered ${outcome.status}` };
     };
   },
   /**
