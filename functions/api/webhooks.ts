@@ -50,6 +50,7 @@ const handleConnect = (context: EdgeContext) =>
 /** `DELETE /api/webhooks`: 204, also for a URL never seen. */
 const handleDisconnect = (context: EdgeContext) =>
   writes.remove(context, ChatWebhookForgetSchema, (request) => ({
+    // A URL of neither platform was never stored: looked up under Discord, it finds nothing, and the answer is 204.
     channel: chatPlatformOf(request.url) ?? 'discord',
     key: request.url,
   }));
