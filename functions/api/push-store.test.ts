@@ -38,7 +38,7 @@ const subscribeBody = (endpoint: string, expirationTime: number | null = null) =
   return { subscription: { endpoint, expirationTime, keys: { p256dh, auth } }, providers: ['provider_a'] };
 };
 
-/** The push subscribers as stored (migration 0008): the endpoint is both what makes one and where pushes go. */
+/** The push subscribers as stored (migrations/0001_state.sql): the endpoint is both what makes one and where pushes go. */
 const storedRows = async () =>
   (
     await database.db

@@ -92,7 +92,7 @@ const WEBSUB_TOPICS = topicsChangedBy(BENCH_SITE_URL, ['provider_a']);
 
 /**
  * SQL that writes `size` subscribers of `channel` (ids after `offset`) on the receiver `origin`, subscribed to a
- * provider_a reset, in this checkout's tables (migrations/0008_delivery.sql) or the older ones (0001, 0006, 0007).
+ * provider_a reset, in this checkout's tables (migrations/0001_state.sql) or the older ones (0001, 0006, 0007).
  * A quarter read Chinese. Values are the benchmark's own, written into the SQL.
  */
 function seedSql(code: Code, channel: Channel, size: number, offset: number, origin: string, now: Date): string[] {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -10,7 +10,7 @@ import { localD1FileName } from '../support/d1-lock.ts';
 
 /**
  * `npm run state:move` (docs/delivery.md, "Running it locally and deploying") on a local state folder: a database of
- * the older shape (`departures-board-push`, migrations 0001–0007 applied by wrangler, rows of every channel) is moved
+ * the older shape (`departures-board-push`, its migrations 0001–0007 applied by wrangler, rows of every part) is moved
  * into a new one, and what arrives is read back with SQLite and compared with what was written, by hand.
  */
 
@@ -35,11 +35,8 @@ const rows = (id: string, sql: string) => queryD1File(d1File(id), sql);
 beforeAll(async () => {
   folder = await mkdtemp(path.join(tmpdir(), 'departures-board-state-move-test-'));
   state = path.join(folder, 'state');
-  // The older deployment: its own migrations folder, 0001–0007, applied by wrangler as its deploys did.
-  const oldMigrations = path.join(folder, 'migrations');
-  await mkdir(oldMigrations);
-  for (const file of (await readdir(path.join(projectRoot, 'migrations'))).filter((name) => name < '0008'))
-    await copyFile(path.join(projectRoot, 'migrations', file), path.join(oldMigrations, file));
+  // The older deployment: its migrations, 0001–0007 (kept as a fixture), applied by wrangler as its deploys did.
+  const oldMigrations = path.join(projectRoot, 'tests/fixtures/push-database');
   const config = path.join(folder, 'wrangler.json');
   await writeFile(
     config,
@@ -73,6 +70,13 @@ beforeAll(async () => {
       VALUES ('old-event', 'announced', 'provider_a', 'reset', '2026-11-05T00:00:00.000Z');
     INSERT INTO deliveries (subscription_id, event_id, transition, sent_at)
       VALUES (1, 'old-event', 'announced', '2026-11-05T00:00:01.000Z');
+    INSERT INTO dispatch_state (name, value) VALUES ('first_dispatch', 'token'), ('build:abc', '2026-11-05T00:00:00.000Z');
+    INSERT INTO watch_sources (feed, etag, polled_at, failures, items, seen)
+      VALUES ('https://feeds.example/a.rss', '"v1"', '2026-11-06T00:00:00.000Z', 2, 3, '["k1"]');
+    INSERT INTO watch_drafts (id, provider, source_url, file, found_at, review_state, review_next_at)
+      VALUES ('draft-1', 'provider_b', 'https://posts.example/1', '{"id":"draft-1"}', '2026-11-06T00:00:00.000Z',
+              'sent', '2026-11-06T00:00:00.000Z');
+    INSERT INTO watch_state (name, value) VALUES ('source-report', '{"checkedAt":"2026-11-06T00:00:00.000Z"}');
   `);
   database.close();
 }, 240_000);
@@ -85,7 +89,7 @@ describe('npm run state:move', () => {
   it('moves every channel’s subscribers, their topics and the claims into the database named for the service', async () => {
     const { code, output } = await moveState();
     expect(code, output).toBe(0);
-    expect(output).toContain('3/3 applying the migrations to departures-board');
+    expect(output).toContain('4/4 writing the rows into departures-board');
 
     expect(
       rows(
@@ -165,15 +169,23 @@ describe('npm run state:move', () => {
     ]);
     expect(rows(NEW_ID, 'SELECT COUNT(*) AS n FROM deliveries')).toEqual([{ n: 0 }]);
     expect(rows(NEW_ID, 'SELECT name FROM d1_migrations ORDER BY id').map((row) => row['name'])).toEqual([
-      '0001_push.sql',
-      '0002_push_dispatch.sql',
-      '0003_push_ledger_pruning.sql',
-      '0004_push_expiration.sql',
-      '0005_watch.sql',
-      '0006_websub.sql',
-      '0007_chat_webhooks.sql',
-      '0008_delivery.sql',
+      '0001_state.sql',
     ]);
+    expect(rows(NEW_ID, 'SELECT name, value FROM dispatch_state ORDER BY name')).toEqual([
+      { name: 'build:abc', value: '2026-11-05T00:00:00.000Z' },
+      { name: 'first_dispatch', value: 'token' },
+    ]);
+    expect(rows(NEW_ID, 'SELECT feed, etag, failures, items, seen FROM watch_sources')).toEqual([
+      { feed: 'https://feeds.example/a.rss', etag: '"v1"', failures: 2, items: 3, seen: '["k1"]' },
+    ]);
+    expect(rows(NEW_ID, 'SELECT id, provider, review_state FROM watch_drafts')).toEqual([
+      { id: 'draft-1', provider: 'provider_b', review_state: 'sent' },
+    ]);
+    expect(rows(NEW_ID, 'SELECT value FROM watch_state')).toEqual([
+      { value: '{"checkedAt":"2026-11-06T00:00:00.000Z"}' },
+    ]);
+    // A new subscriber continues the one sequence: no id of a moved one is given again.
+    expect(rows(NEW_ID, "SELECT seq FROM sqlite_sequence WHERE name = 'subscribers'")).toEqual([{ seq: 5 }]);
     // The old database is left as it was.
     expect(rows(OLD_ID, 'SELECT COUNT(*) AS n FROM subscriptions')).toEqual([{ n: 2 }]);
   }, 240_000);
@@ -181,6 +193,7 @@ describe('npm run state:move', () => {
   it('refuses to move into a database that is not empty, and says what to do', async () => {
     const { code, output } = await moveState();
     expect(code).toBe(1);
+    expect(output).toContain('already holds subscribers, claims or drafts');
     expect(output).toContain('start again with a new, empty one');
     expect(rows(NEW_ID, 'SELECT COUNT(*) AS n FROM subscribers')).toEqual([{ n: 5 }]);
   }, 240_000);

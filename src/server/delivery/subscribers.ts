@@ -2,7 +2,7 @@ import type { ChannelName } from '../../core/delivery/channels.ts';
 import { IN_IDS, jsonIds } from './sql.ts';
 
 /**
- * The subscribers of every channel and their topics in D1 (migrations/0008_delivery.sql): one row per subscriber,
+ * The subscribers of every channel and their topics in D1 (migrations/0001_state.sql): one row per subscriber,
  * what makes it one (`key`: its stored address, or WebSub's topic and callback), where deliveries go, its language,
  * the channel's own fields, and its topics as rows of their own. Every function throws when D1 does (locked,
  * missing, overloaded); the write handlers answer that 503.

@@ -3,7 +3,7 @@ import type { PollState } from '../../core/watch/poll-state.ts';
 import type { DraftProposal } from '../../core/watch/run.ts';
 
 /**
- * The watcher's D1 tables (migrations/0005_watch.sql): each feed's poll state, the pending drafts and the last
+ * The watcher's D1 tables (migrations/0001_state.sql): each feed's poll state, the pending drafts and the last
  * source report. A run reads the states once and writes everything it learnt in one batch (one transaction), so
  * that a run cut short leaves the last run's state whole and the next minute's run finds the same posts new.
  */
