@@ -70,6 +70,22 @@ export async function saveSubscriber(
   return inserted === null ? 'updated' : 'created';
 }
 
+/**
+ * Whether storing a subscriber `key` of `channel` would pass its `cap`: a new one while the channel has `cap` or more
+ * (a known one only changes). For a channel that stores only after a check (WebSub's verification), asked before
+ * the check is made; `saveSubscriber` applies the same rule when it stores.
+ */
+export async function wouldPassCap(db: D1Database, channel: ChannelName, key: string, cap: number): Promise<boolean> {
+  const row = await db
+    .prepare(
+      `SELECT (SELECT COUNT(*) FROM subscribers WHERE channel = ?1) AS count,
+              EXISTS (SELECT 1 FROM subscribers WHERE channel = ?1 AND key = ?2) AS known`,
+    )
+    .bind(channel, key)
+    .first<{ count: number; known: number }>();
+  return row !== null && row.known === 0 && row.count >= cap;
+}
+
 /** Forgets a subscriber with its topics and ledger rows (cascade); an unknown one is no error. */
 export async function deleteSubscriber(db: D1Database, channel: ChannelName, key: string): Promise<void> {
   await db.prepare('DELETE FROM subscribers WHERE channel = ?1 AND key = ?2').bind(channel, key).run();

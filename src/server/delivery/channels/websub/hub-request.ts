@@ -10,6 +10,7 @@ import { channelFull, invalidRequest, rateLimited, webSubUnavailable } from '../
 import { allowsLoopbackReceivers } from '../../../loopback.ts';
 import { subscriberCap } from '../../caps.ts';
 import type { VerifyMessage } from '../../messages.ts';
+import { wouldPassCap } from '../../subscribers.ts';
 import { type WebSubVerifyRequest, webSubKey } from './index.ts';
 
 /** As push's writes: D1 and the queue answer again within seconds once a lock or an overload passes. */
@@ -61,7 +62,9 @@ export async function handleHubRequest(context: EdgeContext): Promise<Response> 
     at: context.now.toISOString(),
   };
   try {
-    if (verifyRequest.mode === 'subscribe' && (await isFull(db, verifyRequest, env.SUBSCRIBER_CAPS)))
+    const key = webSubKey(verifyRequest.topic, verifyRequest.callback);
+    const cap = subscriberCap('websub', env.SUBSCRIBER_CAPS);
+    if (verifyRequest.mode === 'subscribe' && (await wouldPassCap(db, 'websub', key, cap)))
       return channelFull('websub');
     await queue.send(message, { contentType: 'json' });
   } catch (error) {
@@ -69,16 +72,4 @@ export async function handleHubRequest(context: EdgeContext): Promise<Response> 
     return webSubUnavailable(RETRY_AFTER_SECONDS);
   }
   return new Response(null, { status: 202 });
-}
-
-/** Whether a new subscription would pass the channel's cap (a renewal of a known one never does). */
-async function isFull(db: D1Database, request: WebSubVerifyRequest, caps: string | undefined): Promise<boolean> {
-  const row = await db
-    .prepare(
-      `SELECT (SELECT COUNT(*) FROM subscribers WHERE channel = 'websub') AS count,
-              EXISTS (SELECT 1 FROM subscribers WHERE channel = 'websub' AND key = ?1) AS known`,
-    )
-    .bind(webSubKey(request.topic, request.callback))
-    .first<{ count: number; known: number }>();
-  return row !== null && row.known === 0 && row.count >= subscriberCap('websub', caps);
 }
