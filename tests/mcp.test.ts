@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ForecastSchema } from '../src/core/forecast/schemas.ts';
+import { TRANSLATIONS } from '../src/core/i18n/index.ts';
 import { NextEstimateSchema, StatusResponseSchema } from '../src/core/schemas.ts';
 import { PROVIDERS } from '../src/core/vocabulary.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
@@ -60,6 +61,42 @@ describe('MCP with the SDK’s own client', () => {
     expect(client.getInstructions()).toMatch(/not a vendor schedule|never a vendor schedule/);
     const lists = { listChanged: true };
     expect(client.getServerCapabilities()).toEqual({ tools: lists, resources: lists, prompts: lists, completions: {} });
+  });
+
+  it('says the data is the fictional sample set, in the site’s own notice, in the instructions and every tool result', async () => {
+    // The served build is a build of the sample set: its marker (tests/fixtures/served/dataset.json) says so.
+    // A client of its own, from an address of its own: the file's other requests keep their minute's budget.
+    const ownIp = uniqueClientIp();
+    const sampleClient = new Client({ name: 'departures-board-tests', version: '1.0.0' });
+    await sampleClient.connect(
+      new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+        requestInit: { headers: { 'CF-Connecting-IP': ownIp } },
+      }),
+    );
+    try {
+      const notice = TRANSLATIONS.en.sampleDataNotice;
+      expect(sampleClient.getInstructions()!.startsWith(`${notice} `)).toBe(true);
+      for (const [name, args] of [
+        ['get_status', {}],
+        ['get_timeline', { limit: 3 }],
+        ['get_next_estimate', { provider: 'provider_b' }],
+        ['get_forecast', { provider: 'provider_c' }],
+      ] as const) {
+        const result = await sampleClient.callTool({ name, arguments: args });
+        const [text, ...rest] = result.content as { type: string; text: string }[];
+        expect(JSON.parse(text!.text), name).toEqual(result.structuredContent);
+        expect(rest, name).toEqual([{ type: 'text', text: notice }]);
+        expect(result._meta, name).toEqual({ sampleData: true });
+      }
+    } finally {
+      await sampleClient.close();
+    }
+    const response = await fetch(`${baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ownIp },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(response.headers.get('X-Sample-Data')).toBe('true');
   });
 
   it('claims the capabilities its server card claims', async () => {

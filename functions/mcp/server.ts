@@ -13,12 +13,22 @@ import { type Provider, PROVIDERS } from '../../src/core/vocabulary.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { boardMarkdown } from '../../src/server/board-markdown.ts';
+import { SERVES_SAMPLE_DATA } from '../../src/server/sample-data.ts';
 
 /** Numbers to three decimals (a day to the minute and a half), in the text block and structuredContent alike. */
 const toolResult = (value: object) => {
   const text = JSON.stringify(value, (_, inner: unknown) => (typeof inner === 'number' ? roundTo3(inner) : inner));
   return { content: [{ type: 'text' as const, text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
 };
+/**
+ * A result over the fictional sample set says so (decisions.md, "One honest answer"): the notice as a second text
+ * block, after the JSON that stays the first, and `_meta.sampleData` (MCP's field for what a result says of itself).
+ */
+const sampleDataResult = ({ content, structuredContent }: ReturnType<typeof toolResult>) => ({
+  content: [...content, { type: 'text' as const, text: catalogue.MCP_SAMPLE_DATA_NOTICE }],
+  structuredContent,
+  _meta: { sampleData: true },
+});
 const contents = (uri: URL, mimeType: string, text: string) => ({ contents: [{ uri: uri.href, mimeType, text }] });
 
 const completeProvider = (typed: string | undefined) => PROVIDERS.filter((id) => id.startsWith(typed ?? ''));
@@ -28,10 +38,13 @@ const promptProvider = completable(
   completeProvider,
 );
 
-/** A fresh server over the board at the request's time, as the SDK's stateless examples make one per request. */
-export function createBoardMcpServer(context: EdgeContext): McpServer {
+/**
+ * A fresh server over the board at the request's time, as the SDK's stateless examples make one per request.
+ * `sampleData`: whether the data is the fictional sample set, fixed by the build (src/server/sample-data.ts).
+ */
+export function createBoardMcpServer(context: EdgeContext, sampleData = SERVES_SAMPLE_DATA): McpServer {
   const server = new McpServer(catalogue.mcpServerInfo(BASE_URL), {
-    instructions: catalogue.MCP_INSTRUCTIONS,
+    instructions: catalogue.mcpInstructions(sampleData),
     // Workers forbid the code generation of the SDK's default validator (Ajv); this one interprets schemas.
     jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
   });
@@ -41,21 +54,22 @@ export function createBoardMcpServer(context: EdgeContext): McpServer {
   const summary = async (provider: Provider) => (await context.summaries())[provider];
   const board = async () => boardFromSummaries(await context.summaries(), now);
   const { MCP_TOOLS: tools, MCP_RESOURCES: resources } = catalogue;
+  const result = (value: object) => (sampleData ? sampleDataResult(toolResult(value)) : toolResult(value));
 
-  server.registerTool('get_status', tools.get_status, async () => toolResult(await board()));
+  server.registerTool('get_status', tools.get_status, async () => result(await board()));
   server.registerTool('get_timeline', tools.get_timeline, async ({ provider, limit, kind }) => {
     const selection = { provider, limit, ...(kind === undefined ? {} : { kind }) };
     const { events, ...timeline } = buildTimelineResponse(await dataset(), selection, now);
-    return toolResult({
+    return result({
       ...timeline,
       events: events.map((event) => ({ ...event, pageUrl: eventPageUrl(BASE_URL, event) })),
     });
   });
   server.registerTool('get_next_estimate', tools.get_next_estimate, async ({ provider }) =>
-    toolResult(estimateFromSummary(await summary(provider), now)),
+    result(estimateFromSummary(await summary(provider), now)),
   );
   server.registerTool('get_forecast', tools.get_forecast, async ({ provider }) =>
-    toolResult(forecastFromSummary(await summary(provider), now)),
+    result(forecastFromSummary(await summary(provider), now)),
   );
 
   const timeline = async (provider: Provider | 'all') =>

@@ -5,6 +5,7 @@ import { EventKindSchema, ProviderSchema } from '../enums.ts';
 import { ForecastSchema } from '../forecast/schemas.ts';
 import { type ContentTypeName, mediaTypeOf } from '../routes/policy.ts';
 import { type RouteId, routeById } from '../routes/table.ts';
+import { SAMPLE_DATA_NOTICE } from '../sample-data.ts';
 import { EventSchema, NextEstimateSchema, StatusResponseSchema, TimelineResponseSchema } from '../schemas.ts';
 import { API_VERSION, SERVICE_MACHINE_NAME, SERVICE_NAME } from '../site.ts';
 
@@ -24,17 +25,32 @@ export const mcpServerInfo = (baseUrl: string) => ({
   icons: [{ src: `${baseUrl}/favicon.svg`, mimeType: 'image/svg+xml', sizes: ['any'] }],
 });
 
-/** How to speak of the estimate and the forecast: said in the instructions, and again in the prompt. */
+/**
+ * How to speak of the estimate and the forecast: said in the instructions, and again in the prompt. One answer to
+ * "when" (decisions.md, "One honest answer"): a passed cadence estimate is only that, never "any time now"; the
+ * forecast's likely window and chances say when.
+ */
 const HOW_TO_QUOTE = [
   `nextEstimate is a cadence estimate (last reset + median gap of the last ${MEDIAN_BASIS_RESETS} resets), not a vendor`,
-  'schedule: say so when you use it, and read a time in the past as "any time now", not "late". get_forecast gives',
-  'the chance of a reset within 1, 3 and 7 days: a pattern in past gaps, not a vendor plan or a promise; quote it',
-  'as such, with its sampleSize, and say there is no forecast when the probabilities are null. Keep sourceUrl.',
+  'schedule: say so when you use it. A nextEstimate in the past means only that the cadence estimate has passed: say',
+  '"passed" with its date, never "any time now", "due" or "late". For when a reset may come, use get_forecast: the',
+  'time the vendor named (announcedFor) when a reset is announced or teased, else its likelyWindow and its chances of',
+  'a reset within 1, 3 and 7 days, a pattern in past gaps, not a vendor plan or a promise; quote them as such, with',
+  'their sampleSize, and say there is no forecast when they are null. Keep sourceUrl.',
 ].join(' ');
 export const MCP_INSTRUCTIONS = [
   `${SERVICE_NAME} publishes the official usage-limit reset announcements of three AI coding-tool providers, each`,
   `linked to its original public post (sourceUrl), and a board derived from them. ${HOW_TO_QUOTE}`,
 ].join(' ');
+
+/**
+ * While the data is the fictional sample set (src/core/sample-data.ts), the site's own notice, in the words every
+ * page shows: `initialize`'s instructions open with it, and every tool result carries it as a second text block
+ * (decisions.md, "One honest answer"). With real data it is said nowhere.
+ */
+export const MCP_SAMPLE_DATA_NOTICE = SAMPLE_DATA_NOTICE.en;
+export const mcpInstructions = (sampleData: boolean): string =>
+  sampleData ? `${MCP_SAMPLE_DATA_NOTICE} ${MCP_INSTRUCTIONS}` : MCP_INSTRUCTIONS;
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 /** A tool that answers what a GET route answers says so, in the route's own words. */
