@@ -81,10 +81,10 @@ const QUESTIONS: Question[] = [
     flag: 'audience',
     question: 'Audience: who the post addresses, comma-separated (e.g. pro, team) [none]',
     required: false,
-    check: (answer) =>
-      checkAudience(answer).ok
-        ? { ok: true, value: answer }
-        : { ok: false, message: 'each entry must be 1 to 100 characters' },
+    check: (answer) => {
+      const checked = checkAudience(answer);
+      return checked.ok ? { ok: true, value: answer } : checked;
+    },
   },
   { field: 'id', flag: 'id', question: 'Id', required: false, check: checkId },
 ];

@@ -111,6 +111,40 @@ describe('npm run validate', () => {
     ]);
   });
 
+  it('refuses control characters and a bidirectional override in sourceAccount, and U+FFFF in a summary', async () => {
+    // The files users met: each passed before, and made /feed.xml and /feed.atom unreadable to XML parsers.
+    const root = await writeEventTree({
+      'provider_a/good-1.json': JSON.stringify(good),
+      'provider_a/controls.json': JSON.stringify({
+        ...good,
+        id: 'controls',
+        sourceAccount: 'provider_a\u0000\u001B[31m',
+      }),
+      'provider_b/override.json': JSON.stringify({ ...other, id: 'override', sourceAccount: '\u202Emaet_b_redivorp' }),
+      'provider_c/ffff.json': JSON.stringify({
+        ...good,
+        id: 'ffff',
+        provider: 'provider_c',
+        summary: 'Limits reset\uFFFF for everyone.',
+      }),
+    });
+    const run = runValidate(root);
+    expect(run.status).toBe(1);
+    const inAName =
+      'and any other control character or line break, bidirectional control (override, embedding, isolate or mark), noncharacter or lone surrogate';
+    expect(run.stderr.split('\n')).toEqual([
+      `${root}/provider_a/controls.json → sourceAccount: holds U+0000 (a control character) at character 11, after "provider_a" (and 1 more such character)`,
+      `    fix: delete U+0000 (in the JSON it may be written \\u0000; most editors show it as nothing at all), ${inAName}`,
+      `${root}/provider_b/override.json → sourceAccount: holds U+202E (a bidirectional embedding or override) at character 1, the first`,
+      `    fix: delete U+202E (in the JSON it may be written \\u202E; most editors show it as nothing at all), ${inAName}`,
+      `${root}/provider_c/ffff.json → summary: holds U+FFFF (a noncharacter) at character 13, after "Limits reset"`,
+      '    fix: delete U+FFFF (in the JSON it may be written \\uFFFF; most editors show it as nothing at all), and any other control character (line breaks may stay), bidirectional override, embedding or isolate, noncharacter or lone surrogate',
+      '',
+      `3 problem(s) in ${root}; nothing can be published until they are fixed.`,
+      '',
+    ]);
+  });
+
   it('passes a good tree and counts what it found', async () => {
     const run = runValidate(await writeEventTree({ 'provider_a/good-1.json': JSON.stringify(good) }));
     expect(run.status).toBe(0);

@@ -2,6 +2,7 @@ import { MAX_LISTED_ISSUES } from './api/issue-cap.ts';
 import { MEDIAN_BASIS_RESETS } from './cadence.ts';
 import { z } from 'zod';
 import { BoardStatusSchema, EventKindSchema, ProviderSchema } from './enums.ts';
+import { type TextKind, unsafeCharacterProblem } from './content/unsafe-characters.ts';
 
 /**
  * The spec's resources (section 2) as zod schemas: the one source of the TypeScript types, of content
@@ -48,19 +49,33 @@ export const isHttpsPostUrl = (text: string): boolean => {
   return url !== null && url.protocol === 'https:' && HOST_NAME.test(url.hostname);
 };
 
+/**
+ * A text field's characters (src/core/content/unsafe-characters.ts): one issue naming the first refused character,
+ * with the fix the content validator prints beside it (`params.fix`). True when there was nothing to refuse.
+ */
+function checkCharacters(kind: TextKind, text: string, context: z.RefinementCtx): boolean {
+  const problem = unsafeCharacterProblem(text, kind);
+  if (problem === undefined) return true;
+  context.addIssue({ code: 'custom', message: problem.message, params: { fix: problem.fix } });
+  return false;
+}
+const safeCharacters =
+  (kind: TextKind) =>
+  (text: string, context: z.RefinementCtx): void => {
+    checkCharacters(kind, text, context);
+  };
+
 export const SourceUrlSchema = z
   .string()
-  .refine(isHttpsPostUrl, { error: 'must be an https URL of the original public post' })
+  // One problem, whatever is wrong: a refused character is named (it is invisible), else the URL rule.
+  .superRefine((text, context) => {
+    if (checkCharacters('name', text, context) && !isHttpsPostUrl(text)) {
+      context.addIssue({ code: 'custom', message: 'must be an https URL of the original public post' });
+    }
+  })
   .meta({ format: 'uri' });
 
 const characterCount = (text: string): number => [...text].length;
-
-/**
- * Control characters other than tab and line breaks, and the bidirectional overrides and isolates that can
- * make text display as something else than it says (a right-to-left override turning `txt.exe` around).
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: this pattern exists to find control characters
-const INVISIBLE_TRICKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
 export const SummarySchema = z
   .string()
@@ -68,9 +83,10 @@ export const SummarySchema = z
   .refine((text) => characterCount(text) <= SUMMARY_MAX_CHARACTERS, {
     message: `must be at most ${SUMMARY_MAX_CHARACTERS} characters`,
   })
-  .refine((text) => !INVISIBLE_TRICKS.test(text), {
-    message: 'must not hold control characters or bidirectional overrides (U+202A–U+202E, U+2066–U+2069)',
-  });
+  .superRefine(safeCharacters('prose'));
+
+/** A name: an account handle, an audience entry. */
+const NameSchema = z.string().min(1).max(100).superRefine(safeCharacters('name'));
 
 export const EventSchema = z
   .strictObject({
@@ -81,9 +97,9 @@ export const EventSchema = z
     announcedAt: UtcTimestampSchema,
     effectiveAt: UtcTimestampSchema.nullable().describe('set only when the post names a later effective time'),
     sourceUrl: SourceUrlSchema.describe('original public post; must be kept when republishing'),
-    sourceAccount: z.string().min(1).max(100).describe('account handle that made the post'),
+    sourceAccount: NameSchema.describe('account handle that made the post'),
     summary: SummarySchema.describe('excerpt of the original post, up to 280 characters'),
-    audience: z.array(z.string().min(1).max(100)),
+    audience: z.array(NameSchema),
     verified: z.boolean().describe('checked by hand before it changed the board'),
   })
   .meta({ id: 'Event' });

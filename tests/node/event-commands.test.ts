@@ -72,6 +72,23 @@ describe('npm run event:add', () => {
     expect((await checkEventTree(root)).problems).toEqual([]);
   });
 
+  it('refuses control characters, a bidirectional override and U+FFFF with the messages npm run validate gives', async () => {
+    const root = await copyOfEvents();
+    const eventsBefore = (await checkEventTree(root)).events.length;
+    const flags = [...ADD];
+    flags[flags.indexOf('--account') + 1] = '@\u202Ebvredivorp';
+    flags[flags.indexOf('--summary') + 1] = 'All usage limits\uFFFF have been reset.';
+    flags.push('--audience', 'pro, te\u0007am');
+    const refused = run('scripts/event-add.ts', flags, root);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      'sourceAccount: holds U+202E (a bidirectional embedding or override) at character 1, the first',
+      'summary: holds U+FFFF (a noncharacter) at character 17, after "usage limits"',
+      'audience: entry 2 holds U+0007 (a control character) at character 3, after "te"',
+    ]);
+    expect((await checkEventTree(root)).events).toHaveLength(eventsBefore);
+  });
+
   it('refuses to overwrite an existing event', async () => {
     const root = await copyOfEvents();
     expect(run('scripts/event-add.ts', ADD, root).status).toBe(0);

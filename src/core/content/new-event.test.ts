@@ -70,6 +70,27 @@ describe('buildDraftEvent', () => {
     expect(noTime.ok || noTime.problems.map((problem) => problem.field)).toEqual(['announcedAt']);
   });
 
+  it("refuses control characters, bidirectional overrides and noncharacters with the content rules' words", () => {
+    const result = buildDraftEvent({
+      ...input,
+      sourceAccount: '@provider_a\u0007',
+      summary: 'Limits \u202Ereset\uFFFF',
+      audience: ['pro\u2069'],
+    });
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        { field: 'sourceAccount', message: 'holds U+0007 (a control character) at character 11, after "provider_a"' },
+        {
+          field: 'summary',
+          message:
+            'holds U+202E (a bidirectional embedding or override) at character 8, after "Limits " (and 1 more such character)',
+        },
+        { field: 'audience.0', message: 'holds U+2069 (a bidirectional isolate) at character 4, after "pro"' },
+      ],
+    });
+  });
+
   it('writes files in one stable form', () => {
     const result = buildDraftEvent(input);
     if (!result.ok) throw new Error('expected a draft');

@@ -44,7 +44,7 @@ describe('validateEventFiles', () => {
       'summary',
       /bidirectional/,
     ],
-    ['a summary with a control character', eventFile({ summary: 'Reset\u0007 now' }), 'summary', /control characters/],
+    ['a summary with a control character', eventFile({ summary: 'Reset\u0007 now' }), 'summary', /control character/],
     [
       'a sourceUrl that is not https',
       eventFile({ sourceUrl: 'http://posts.provider-a.example/1' }),
@@ -54,6 +54,12 @@ describe('validateEventFiles', () => {
     [
       'a sourceUrl with a line break inside, which a URL parser would drop',
       eventFile({ sourceUrl: 'https://posts.provider-a.example/1\n2' }),
+      'sourceUrl',
+      /^holds U\+000A \(a line break\) at character 35/,
+    ],
+    [
+      'a sourceUrl with a space inside, which a URL parser would encode',
+      eventFile({ sourceUrl: 'https://posts.provider-a.example/1 2' }),
       'sourceUrl',
       /https/,
     ],
@@ -274,6 +280,143 @@ describe('validateEventFiles', () => {
       `provider_a/${goodEvent.id}.json:summary`,
       'provider_b/broken.json:null',
       'provider_c/wrong-name.json:id',
+    ]);
+  });
+});
+
+/**
+ * The characters no text field may hold (decisions.md, "One honest answer"), written out by hand: the character,
+ * its code point, what the message calls it and how a JSON file may write it.
+ */
+const REFUSED_CHARACTERS: [name: string, character: string, codePoint: string, what: string, written: string][] = [
+  ['NUL', '\u0000', 'U+0000', 'a control character', '\\u0000'],
+  ['a bell (C0)', '\u0007', 'U+0007', 'a control character', '\\u0007'],
+  ['an escape (C0), which starts terminal sequences', '\u001B', 'U+001B', 'a control character', '\\u001B'],
+  ['a tab', '\t', 'U+0009', 'a tab, a control character', '\\t'],
+  ['a form feed', '\f', 'U+000C', 'a control character', '\\f'],
+  ['DEL', '\u007F', 'U+007F', 'a control character', '\\u007F'],
+  ['a next line (C1)', '\u0085', 'U+0085', 'a control character', '\\u0085'],
+  ['the last C1 control', '\u009F', 'U+009F', 'a control character', '\\u009F'],
+  ['a left-to-right embedding', '\u202A', 'U+202A', 'a bidirectional embedding or override', '\\u202A'],
+  ['a pop directional formatting', '\u202C', 'U+202C', 'a bidirectional embedding or override', '\\u202C'],
+  ['a right-to-left override', '\u202E', 'U+202E', 'a bidirectional embedding or override', '\\u202E'],
+  ['a left-to-right isolate', '\u2066', 'U+2066', 'a bidirectional isolate', '\\u2066'],
+  ['a pop directional isolate', '\u2069', 'U+2069', 'a bidirectional isolate', '\\u2069'],
+  ['the first noncharacter of the Arabic block', '\uFDD0', 'U+FDD0', 'a noncharacter', '\\uFDD0'],
+  ['the last noncharacter of the Arabic block', '\uFDEF', 'U+FDEF', 'a noncharacter', '\\uFDEF'],
+  ['U+FFFE', '\uFFFE', 'U+FFFE', 'a noncharacter', '\\uFFFE'],
+  ['U+FFFF', '\uFFFF', 'U+FFFF', 'a noncharacter', '\\uFFFF'],
+  ['U+1FFFF, a noncharacter outside the first plane', '\u{1FFFF}', 'U+1FFFF', 'a noncharacter', '\\uD83F\\uDFFF'],
+  ['U+10FFFE, in the last plane', '\u{10FFFE}', 'U+10FFFE', 'a noncharacter', '\\uDBFF\\uDFFE'],
+  ['a lone high surrogate', '\uD800', 'U+D800', 'a lone surrogate, half of a UTF-16 pair', '\\uD800'],
+  ['a lone low surrogate', '\uDFFF', 'U+DFFF', 'a lone surrogate, half of a UTF-16 pair', '\\uDFFF'],
+];
+
+const OTHERS_IN_PROSE =
+  'any other control character (line breaks may stay), bidirectional override, embedding or isolate, noncharacter or lone surrogate';
+const OTHERS_IN_A_NAME =
+  'any other control character or line break, bidirectional control (override, embedding, isolate or mark), noncharacter or lone surrogate';
+
+/** Each text field with the character put inside it, the field the problem names, and the place it gives. */
+const TEXT_FIELDS: [
+  field: string,
+  withCharacter: (character: string) => Record<string, unknown>,
+  place: string,
+  others: string,
+][] = [
+  ['summary', (c) => ({ summary: `Reset ${c} now` }), 'at character 7, after "Reset "', OTHERS_IN_PROSE],
+  ['sourceAccount', (c) => ({ sourceAccount: `acct${c}x` }), 'at character 5, after "acct"', OTHERS_IN_A_NAME],
+  ['audience.1', (c) => ({ audience: ['pro', `te${c}am`] }), 'at character 3, after "te"', OTHERS_IN_A_NAME],
+  [
+    'sourceUrl',
+    (c) => ({ sourceUrl: `https://posts.provider-a.example/1${c}` }),
+    'at character 35, after "-a.example/1"',
+    OTHERS_IN_A_NAME,
+  ],
+];
+
+describe('validateEventFiles: the characters of text fields', () => {
+  const path = `provider_a/${goodEvent.id}.json`;
+
+  describe.each(TEXT_FIELDS)('in %s', (field, withCharacter, place, others) => {
+    it.each(REFUSED_CHARACTERS)(
+      'refuses %s, naming the file, the field, the code point and its place',
+      (_, character, codePoint, what, written) => {
+        // JSON.stringify writes a lone surrogate as its \u escape, as a file holding one must.
+        const file = eventFile(withCharacter(character));
+        const result = validateEventFiles([file], NOW);
+        expect(result.events).toEqual([]);
+        expect(result.problems).toEqual([
+          {
+            file: path,
+            field,
+            message: `holds ${codePoint} (${what}) ${place}`,
+            fix: `delete ${codePoint} (in the JSON it may be written ${written}; most editors show it as nothing at all), and ${others}`,
+          },
+        ]);
+      },
+    );
+  });
+
+  it('refuses the three files users met: controls and an override in sourceAccount, U+FFFF in summary', () => {
+    const files = [
+      eventFile({ id: 'controls', sourceAccount: 'provider_a\u0000\u001B[31m' }, 'provider_a/controls.json'),
+      eventFile({ id: 'override', sourceAccount: '\u202Emaet_a_redivorp' }, 'provider_a/override.json'),
+      eventFile({ id: 'ffff', summary: 'Limits reset\uFFFF for everyone.' }, 'provider_a/ffff.json'),
+    ];
+    const { events, problems } = validateEventFiles(files, NOW);
+    expect(events).toEqual([]);
+    expect(problems.map((problem) => formatContentProblem(problem, 'content/events'))).toEqual([
+      'content/events/provider_a/controls.json → sourceAccount: holds U+0000 (a control character) at character 11, after "provider_a" (and 1 more such character)\n' +
+        `    fix: delete U+0000 (in the JSON it may be written \\u0000; most editors show it as nothing at all), and ${OTHERS_IN_A_NAME}`,
+      'content/events/provider_a/ffff.json → summary: holds U+FFFF (a noncharacter) at character 13, after "Limits reset"\n' +
+        `    fix: delete U+FFFF (in the JSON it may be written \\uFFFF; most editors show it as nothing at all), and ${OTHERS_IN_PROSE}`,
+      'content/events/provider_a/override.json → sourceAccount: holds U+202E (a bidirectional embedding or override) at character 1, the first\n' +
+        `    fix: delete U+202E (in the JSON it may be written \\u202E; most editors show it as nothing at all), and ${OTHERS_IN_A_NAME}`,
+    ]);
+  });
+
+  it('reports a sourceUrl once: the refused character, not also the URL rule', () => {
+    expect(problemsOf([eventFile({ sourceUrl: 'javascript:alert(1)\u202E' })])).toEqual([
+      expect.objectContaining({ field: 'sourceUrl', message: expect.stringMatching(/^holds U\+202E/) }),
+    ]);
+  });
+
+  it('keeps summaries on several lines valid (LF, CRLF, CR), and the marks right-to-left text needs', () => {
+    for (const summary of [
+      'First line\nSecond line',
+      'First line\r\nSecond line\r\n\r\nAfter a blank line',
+      'Old Mac\rline breaks',
+      '\n=HYPERLINK("https://evil.example")\n',
+      'إعادة تعيين \u200F(Pro)\u200F — איפוס \u200E· \u061Cمرحبا',
+      '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🚀 👩‍👩‍👧 𠀀 \u{10FFFD} \uFFFD \uE000 \u00A0',
+    ]) {
+      expect(problemsOf([eventFile({ summary })]), JSON.stringify(summary)).toEqual([]);
+    }
+  });
+
+  it('keeps right-to-left letters and astral characters valid in names, without marks or line breaks', () => {
+    expect(problemsOf([eventFile({ sourceAccount: 'حساب_🚀', audience: ['פרו', '𝔱𝔢𝔞𝔪'] })])).toEqual([]);
+    expect(problemsOf([eventFile({ sourceAccount: 'acct\u200F' })])).toEqual([
+      expect.objectContaining({
+        field: 'sourceAccount',
+        message: 'holds U+200F (a bidirectional mark) at character 5, after "acct"',
+      }),
+    ]);
+    expect(problemsOf([eventFile({ audience: ['pro\r\nteam'] })])).toEqual([
+      expect.objectContaining({
+        field: 'audience.0',
+        message: 'holds U+000D (a line break) at character 4, after "pro" (and 1 more such character)',
+      }),
+    ]);
+  });
+
+  it('shows the text before the character as JSON, line breaks escaped, at most 12 characters', () => {
+    expect(problemsOf([eventFile({ summary: 'Line\nand "so" \u2067' })])).toEqual([
+      expect.objectContaining({
+        field: 'summary',
+        message: 'holds U+2067 (a bidirectional isolate) at character 15, after "ne\\nand \\"so\\" "',
+      }),
     ]);
   });
 });

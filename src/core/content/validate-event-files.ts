@@ -86,7 +86,9 @@ function schemaProblems(file: string, raw: unknown): { event?: Event; problems: 
       return issue.keys.map((field) => ({ file, field, message, fix: 'delete the field' }));
     }
     const field = issue.path.join('.') || null;
-    const fix = fieldHint(field);
+    // A rule that knows its own fix says it (a refused character: which one, and how it may be written).
+    const ownFix = issue.code === 'custom' ? issue.params?.['fix'] : undefined;
+    const fix = typeof ownFix === 'string' ? ownFix : fieldHint(field);
     return [{ file, field, message, ...(fix === undefined ? {} : { fix }) }];
   });
   return { problems };

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { makeEvent, NOW } from '../test-events.ts';
+import { validateEventFiles } from '../content/validate-event-files.ts';
 import {
+  checkAccount,
   checkAnnouncedAt,
   checkAudience,
   checkEffectiveAt,
   checkScope,
+  checkSourceUrl,
   checkSummary,
   checkTimestamp,
 } from './answers.ts';
@@ -92,5 +96,53 @@ describe('the other answers', () => {
     expect(checkAudience(' pro , team,')).toEqual({ ok: true, value: ['pro', 'team'] });
     expect(checkAudience('')).toEqual({ ok: true, value: [] });
     expect(checkAudience('x'.repeat(101)).ok).toBe(false);
+  });
+});
+
+describe('characters no text field may hold (src/core/content/unsafe-characters.ts)', () => {
+  /** What `npm run validate` says of the same text in a file, to compare with the answer's message. */
+  const validatorMessage = (fields: Record<string, unknown>) => {
+    const event = { ...makeEvent({ id: 'x', announcedAt: '2026-06-01T00:00:00.000Z' }), ...fields };
+    return validateEventFiles([{ path: 'provider_a/x.json', text: JSON.stringify(event) }], NOW).problems.map(
+      (problem) => problem.message,
+    );
+  };
+
+  it('refuses them in each answer with the message validation gives the file', () => {
+    const summary = checkSummary('Limits reset\uFFFF for everyone.');
+    expect(summary).toEqual({
+      ok: false,
+      message: 'holds U+FFFF (a noncharacter) at character 13, after "Limits reset"',
+    });
+    expect(validatorMessage({ summary: 'Limits reset\uFFFF for everyone.' })).toEqual([
+      (summary as { message: string }).message,
+    ]);
+
+    const account = checkAccount('@\u202Emaet_a_redivorp');
+    expect(account).toEqual({
+      ok: false,
+      message: 'holds U+202E (a bidirectional embedding or override) at character 1, the first',
+    });
+    expect(validatorMessage({ sourceAccount: '\u202Emaet_a_redivorp' })).toEqual([
+      (account as { message: string }).message,
+    ]);
+
+    expect(checkAccount('provider_a\u0000\u001B[31m')).toEqual({
+      ok: false,
+      message: 'holds U+0000 (a control character) at character 11, after "provider_a" (and 1 more such character)',
+    });
+    expect(checkSourceUrl('https://posts.provider-a.example/1\u2066')).toEqual({
+      ok: false,
+      message: 'holds U+2066 (a bidirectional isolate) at character 35, after "-a.example/1"',
+    });
+    expect(checkAudience('pro, te\u0085am')).toEqual({
+      ok: false,
+      message: 'entry 2 holds U+0085 (a control character) at character 3, after "te"',
+    });
+  });
+
+  it('keeps what is allowed: line breaks and bidirectional marks in a summary, right-to-left names', () => {
+    expect(checkSummary('Line one\nline two \u200F')).toEqual({ ok: true, value: 'Line one\nline two \u200F' });
+    expect(checkAccount('حساب')).toEqual({ ok: true, value: 'حساب' });
   });
 });

@@ -116,9 +116,12 @@ export function checkAudience(answer: string): { ok: true; value: string[] } | {
     .map((entry) => entry.trim())
     .filter(Boolean);
   const result = EventSchema.shape.audience.safeParse(audience);
-  return result.success
-    ? { ok: true, value: audience }
-    : { ok: false, message: 'each entry must be 1 to 100 characters' };
+  if (result.success) return { ok: true, value: audience };
+  // A refused character is named as the content rules name it (src/core/content/unsafe-characters.ts).
+  const refused = result.error.issues.find((issue) => issue.code === 'custom');
+  return refused === undefined
+    ? { ok: false, message: 'each entry must be 1 to 100 characters' }
+    : { ok: false, message: `entry ${Number(refused.path[0]) + 1} ${refused.message}` };
 }
 
 export const checkId = (answer: string): AnswerCheck => bySchema(EventIdSchema)(answer.trim());
