@@ -1,5 +1,7 @@
-import { rm } from 'node:fs/promises';
+import { cp, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { parseXml, XmlElement, type XmlNode } from '@rgrove/parse-xml';
+import { escapeUTF8 as escapeHtml } from 'entities';
 import { parseJsonFeed } from 'feedsmith';
 import ICAL from 'ical.js';
 import Papa from 'papaparse';
@@ -10,11 +12,17 @@ import { buildSite, freePort, startServer, type RunningServer } from '../scripts
 import { launchChromium } from './support/browser.ts';
 import { copyProject } from '../scripts/lib/project-copy.ts';
 import { projectRoot } from '../scripts/lib/tools.ts';
+import { HOSTILE_ACCOUNT, HOSTILE_SOURCE_URL, hostileEvents } from '../src/core/render/hostile-events.ts';
+import { PROVIDERS } from '../src/core/vocabulary.ts';
+import { writeEventTree } from './support/event-trees.ts';
 
 /**
  * A site built from hostile summaries (tests/fixtures/tricky-events: a script tag, a CDATA end, Markdown
- * link syntax, a spreadsheet formula, CR/LF that tries to add calendar properties) and served in workerd:
- * every output shows them as inert text.
+ * link syntax, a spreadsheet formula, CR/LF that tries to add calendar properties; and the hostile but valid
+ * events of src/core/render/hostile-events.ts: formulas on every line, markup and entity look-alikes, astral and
+ * right-to-left text, the longest summary, an account and a URL full of markup) and served in workerd: every
+ * output shows them as inert text, every XML output parses in a strict XML parser and no line of a CSV cell
+ * starts a formula (decisions.md, "One honest answer").
  */
 
 const SCRIPT = "<script>alert('x')</script><img src=x onerror=alert(1)> limits reset";
@@ -24,6 +32,7 @@ const FORMULA = '=HYPERLINK("https://evil.example","reset")';
 const CRLF = 'First line\r\nDTSTART:19700101T000000Z\r\nX-INJECTED:yes\nlast';
 
 let projectDir: string;
+let eventsDir: string;
 let outDir: string;
 let server: RunningServer;
 let browser: BrowserContext;
@@ -34,7 +43,12 @@ beforeAll(async () => {
   projectDir = await copyProject('departures-board-tricky-');
   outDir = path.join(projectDir, 'dist');
   const port = await freePort();
-  const eventsDir = path.join(projectRoot, 'tests/fixtures/tricky-events');
+  eventsDir = await writeEventTree(
+    Object.fromEntries(
+      hostileEvents().map((event) => [`${event.provider}/${event.id}.json`, `${JSON.stringify(event, null, 2)}\n`]),
+    ),
+  );
+  await cp(path.join(projectRoot, 'tests/fixtures/tricky-events'), eventsDir, { recursive: true });
   await buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir, outDir, projectDir });
   server = await startServer({ port, workerConfig: path.join(outDir, 'server/wrangler.json') });
   browser = await launchChromium();
@@ -43,6 +57,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await rm(projectDir, { recursive: true, force: true });
+  if (eventsDir !== undefined) await rm(path.dirname(eventsDir), { recursive: true, force: true });
 });
 
 describe('hostile summaries stay text', () => {
@@ -121,5 +136,95 @@ describe('hostile summaries stay text', () => {
     expect(byId['formula']).toBe(`'${FORMULA}`);
     expect(byId['xss']).toBe(SCRIPT);
     expect(byId['crlf']).toBe(CRLF);
+  });
+});
+
+/** The elements named `name` at any depth under `node`. */
+const elements = (node: XmlNode, name: string): XmlElement[] =>
+  node instanceof XmlElement
+    ? [...(node.name === name ? [node] : []), ...node.children.flatMap((child) => elements(child, name))]
+    : 'children' in node
+      ? (node.children as XmlNode[]).flatMap((child) => elements(child, name))
+      : [];
+
+describe('every XML output in a strict XML parser', () => {
+  const FEED_ROUTES = [
+    '/feed.xml',
+    '/feed.atom',
+    ...PROVIDERS.flatMap((provider) => [`/feed.xml?provider=${provider}`, `/feed.atom?provider=${provider}`]),
+    '/api/feed?provider=provider_a',
+  ];
+
+  // @rgrove/parse-xml refuses what XML 1.0 forbids (a control character, U+FFFE, U+FFFF, a lone surrogate, a
+  // reference to one, an undeclared entity) instead of reading past it, as feed readers that are XML parsers do.
+  it.each([...FEED_ROUTES, '/sitemap.xml'])('%s', async (route) => {
+    const response = await fetch(`${server.baseUrl}${route}`);
+    expect(response.status).toBe(200);
+    const xml = await response.text();
+    expect(() => parseXml(xml)).not.toThrow();
+  });
+
+  it('and the built feed files the WebSub hub sends to subscribers, byte for byte', async () => {
+    // The hub POSTs a topic's built file as ASSETS holds it (src/server/delivery/channels/websub/index.ts).
+    const client = path.join(outDir, 'client');
+    const files = [
+      'feed.xml',
+      'feed.atom',
+      ...(await readdir(path.join(client, 'data/feeds')))
+        .filter((name) => /\.(xml|atom)$/.test(name))
+        .map((name) => `data/feeds/${name}`),
+    ];
+    expect(files).toHaveLength(2 + 2 * PROVIDERS.length);
+    for (const file of files) {
+      const xml = await readFile(path.join(client, file), 'utf8');
+      expect(() => parseXml(xml), file).not.toThrow();
+    }
+  });
+
+  it('the hostile events arrive whole, as text: every summary, the account and the URL', async () => {
+    const items = elements(parseXml(await text('/feed.xml')), 'item');
+    const descriptions = items.flatMap((item) => elements(item, 'description')).map((element) => element.text);
+    for (const event of hostileEvents()) {
+      // An XML parser reads CRLF and a lone CR as LF (XML 1.0, 2.11).
+      const summary = escapeHtml(event.summary.replace(/\r\n?/g, '\n'));
+      expect(
+        descriptions.some((description) => description.includes(`<p>${summary}</p>`)),
+        event.id,
+      ).toBe(true);
+    }
+    const sources = items.flatMap((item) => elements(item, 'source'));
+    expect(sources.map((source) => source.attributes['url'])).toContain(HOSTILE_SOURCE_URL);
+    expect(sources.map((source) => source.text.trim())).toContain(HOSTILE_ACCOUNT);
+  });
+});
+
+describe('every CSV in papaparse', () => {
+  it.each([
+    '/api/timeline.csv',
+    ...PROVIDERS.map((provider) => `/api/timeline.csv?provider=${provider}`),
+    '/api/timeline?format=csv&limit=100',
+  ])('%s: no line of any cell starts a formula', async (route) => {
+    const response = await fetch(`${server.baseUrl}${route}`);
+    expect(response.status).toBe(200);
+    const parsed = Papa.parse<string[]>(await response.text(), { skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    const cells = parsed.data.flat();
+    expect(cells.filter((cell) => cell.startsWith('\r'))).toEqual([]);
+    const lines = cells.flatMap((cell) => cell.split(/\r\n|\r|\n/));
+    expect(lines.filter((line) => /^[=+\-@\t]/.test(line))).toEqual([]);
+  });
+
+  it('defuses a formula on the second line, and every line of a summary made of them', async () => {
+    const rows = Papa.parse<Record<string, string>>(await text('/api/timeline.csv'), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    const byId = Object.fromEntries(rows.map((row) => [row['id'], row['summary']]));
+    expect(byId['hostile-formulaSecondLine']).toBe(
+      'Limits reset for everyone.\n\'=HYPERLINK("https://evil.example","details")',
+    );
+    expect(byId['hostile-formulaEveryLine']).toBe(
+      "'=1+1\n'+SUM(A1)\r\n'-2\r'@cmd\n\r'=after a CR\r\n\r\n'=after a blank line",
+    );
   });
 });

@@ -14,6 +14,15 @@ import { eventTitle } from './labels.ts';
 
 export { FEED_FORMATS, FEED_ITEM_LIMIT, type FeedFormat } from './feed-formats.ts';
 
+/**
+ * Characters outside XML 1.0's `Char` production (C0 controls but tab and line breaks, lone surrogates, U+FFFE and
+ * U+FFFF): one of them makes the whole document unreadable to an XML parser, and WebSub would send it on. Validation
+ * refuses them in every event field (src/core/content/unsafe-characters.ts); should one reach a feed all the same,
+ * it is written as U+FFFD, the replacement character, and the feed stays a feed.
+ */
+const NOT_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+export const onlyXmlCharacters = (xml: string): string => xml.replace(NOT_XML_CHARACTER, '\uFFFD');
+
 export interface FeedInput {
   /** Published events, newest first. */
   events: readonly Event[];
@@ -55,7 +64,7 @@ function feedModel({ events, provider, baseUrl }: FeedInput): FeedModel {
 
 export function renderRssFeed(input: FeedInput): string {
   const feed = feedModel(input);
-  return generateRssFeed({
+  const xml = generateRssFeed({
     title: feed.title,
     link: feed.homeUrl,
     description: feed.description,
@@ -77,11 +86,12 @@ export function renderRssFeed(input: FeedInput): string {
       description: html,
     })),
   });
+  return onlyXmlCharacters(xml);
 }
 
 export function renderAtomFeed(input: FeedInput): string {
   const feed = feedModel(input);
-  return generateAtomFeed({
+  const xml = generateAtomFeed({
     id: feed.feedUrl('atom'),
     title: { value: feed.title },
     subtitle: { value: feed.description },
@@ -108,6 +118,7 @@ export function renderAtomFeed(input: FeedInput): string {
       content: { value: html, type: 'html' },
     })),
   });
+  return onlyXmlCharacters(xml);
 }
 
 export function renderJsonFeed(input: FeedInput): string {

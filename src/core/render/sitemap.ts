@@ -1,3 +1,4 @@
+import { escapeUTF8 as escapeXml } from 'entities';
 import { PROVIDERS } from '../vocabulary.ts';
 
 /** The site's pages in English; each has a Chinese twin under `/zh` (src/pages/zh). */
@@ -5,19 +6,25 @@ export const SITE_PAGES = ['/', ...PROVIDERS.map((provider) => `/${provider}`), 
 
 const chinesePath = (english: string) => (english === '/' ? '/zh' : `/zh${english}`);
 
-/** `/sitemap.xml`: every page in both languages, each naming both as hreflang alternates (as the pages' heads do). */
+/**
+ * `/sitemap.xml`: every page in both languages, each naming both as hreflang alternates (as the pages' heads do).
+ * Its one value from outside, `{base_url}` (SITE_URL), is escaped as XML text.
+ */
 export function renderSitemap(baseUrl: string): string {
+  const address = (path: string) => escapeXml(`${baseUrl}${path}`);
   const alternates = (english: string) =>
-    [
-      ['en', english],
-      ['zh-Hans', chinesePath(english)],
-      ['x-default', english],
-    ]
-      .map(([lang, path]) => `    <xhtml:link rel="alternate" hreflang="${lang}" href="${baseUrl}${path}"/>`)
+    (
+      [
+        ['en', english],
+        ['zh-Hans', chinesePath(english)],
+        ['x-default', english],
+      ] as const
+    )
+      .map(([lang, path]) => `    <xhtml:link rel="alternate" hreflang="${lang}" href="${address(path)}"/>`)
       .join('\n');
   const entries = SITE_PAGES.flatMap((english) =>
     [english, chinesePath(english)].map((path) =>
-      ['  <url>', `    <loc>${baseUrl}${path}</loc>`, alternates(english), '  </url>'].join('\n'),
+      ['  <url>', `    <loc>${address(path)}</loc>`, alternates(english), '  </url>'].join('\n'),
     ),
   );
   return [
