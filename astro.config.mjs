@@ -4,6 +4,7 @@ import { defineConfig } from 'astro/config';
 import { sdkValidatorForWorkers } from './functions/mcp/sdk-adapter.ts';
 import { buildId } from './src/integrations/build-id.ts';
 import { requireSiteUrl } from './src/integrations/require-site-url.ts';
+import { repositoryUrl } from './src/integrations/repository-url.ts';
 import { staticHeaders } from './src/integrations/static-headers.ts';
 import { validatedEvents } from './src/integrations/validated-events.ts';
 import { servePort, siteUrl } from './src/node/site-url.ts';
@@ -38,5 +39,11 @@ export default defineConfig({
     // The MCP SDK's default validator in the worker: its Workers-safe one, not Ajv (functions/mcp/sdk-adapter.ts, 4).
     plugins: [sdkValidatorForWorkers()],
   },
-  integrations: [requireSiteUrl(), buildId(), events, staticHeaders({ servesSampleData: events.servesSampleData })],
+  integrations: [
+    requireSiteUrl(),
+    buildId(),
+    repositoryUrl(),
+    events,
+    staticHeaders({ servesSampleData: events.servesSampleData }),
+  ],
 });

@@ -268,6 +268,8 @@ export const en = {
     badge: 'Status badge',
     /** The badge image's alternative text: the provider and its status word. */
     badgeAlt: (provider: string, status: string) => `${provider}: ${status}`,
+    /** Under each event (EventList.astro): the link to the repository's form for a wrong event. */
+    reportEvent: 'Report a problem with this event',
     aboutPage: {
       intro: (service: string) =>
         `${service} publishes the official announcements about account-wide usage-limit resets of three AI coding-tool providers (and banked reset cards, limit boosts, promotions and teases), each linked to its original public post, and derives a board from them: a status per provider, statistics, and an honest cadence estimate of the next reset.`,

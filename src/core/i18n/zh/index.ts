@@ -255,6 +255,8 @@ export const zh: Translations = {
       '数据按原样提供，不作任何保证。本服务与各供应商无关联。转载时请链接回本服务，并保留每条公告的原始帖子链接。',
     badge: '状态徽章',
     badgeAlt: (provider: string, status: string) => `${provider}：${status}`,
+    /** Under each event (EventList.astro): the link to the repository's form for a wrong event. */
+    reportEvent: '报告此公告的问题',
     aboutPage: {
       intro: (service: string) =>
         `${service} 收录三家 AI 编程工具供应商关于账户级用量上限重置的官方公告（以及储备重置卡、额度提升、促销与预告），每条都链接到原始的公开帖子，并由此推算看板：每家供应商的状态、统计，以及对下一次重置的诚实的节奏估计。`,
