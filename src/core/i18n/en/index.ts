@@ -270,6 +270,17 @@ export const en = {
     badgeAlt: (provider: string, status: string) => `${provider}: ${status}`,
     /** Under each event (EventList.astro): the link to the repository's form for a wrong event. */
     reportEvent: 'Report a problem with this event',
+    /** Beside the badge on a provider page (BadgeEmbed.astro): the snippets that show it elsewhere. */
+    badgeEmbed: {
+      intro: 'To show it in a README or on a web page, copy one of these:',
+      markdown: 'Markdown',
+      html: 'HTML',
+      /** After the provider's name in the snippets' alternative text: "Provider A status". */
+      altStatus: 'status',
+      copy: 'Copy',
+      copied: 'Copied.',
+      copyFailed: 'Could not copy: select the text and copy it.',
+    },
     aboutPage: {
       intro: (service: string) =>
         `${service} publishes the official announcements about account-wide usage-limit resets of three AI coding-tool providers (and banked reset cards, limit boosts, promotions and teases), each linked to its original public post, and derives a board from them: a status per provider, statistics, and an honest cadence estimate of the next reset.`,

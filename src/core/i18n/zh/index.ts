@@ -257,6 +257,16 @@ export const zh: Translations = {
     badgeAlt: (provider: string, status: string) => `${provider}：${status}`,
     /** Under each event (EventList.astro): the link to the repository's form for a wrong event. */
     reportEvent: '报告此公告的问题',
+    /** Beside the badge on a provider page (BadgeEmbed.astro): the snippets that show it elsewhere. */
+    badgeEmbed: {
+      intro: '如需在 README 或网页中显示此徽章，请复制以下任一段代码：',
+      markdown: 'Markdown',
+      html: 'HTML',
+      altStatus: '状态',
+      copy: '复制',
+      copied: '已复制。',
+      copyFailed: '无法复制：请选中文字后手动复制。',
+    },
     aboutPage: {
       intro: (service: string) =>
         `${service} 收录三家 AI 编程工具供应商关于账户级用量上限重置的官方公告（以及储备重置卡、额度提升、促销与预告），每条都链接到原始的公开帖子，并由此推算看板：每家供应商的状态、统计，以及对下一次重置的诚实的节奏估计。`,
