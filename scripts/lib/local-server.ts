@@ -23,10 +23,19 @@ export interface BuildOptions {
   stdio?: StdioOptions;
   /** A copy of the project to build instead (the tests' builds beside each other: scripts/lib/project-copy.ts). */
   projectDir?: string;
+  /** `REPOSITORY_URL` for this build (the commit, review and report links); left out, the environment's. */
+  repositoryUrl?: string;
 }
 
 /** `astro build` with `{base_url}` (and optionally another event tree); rejects with the build's output. */
-export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe', projectDir }: BuildOptions): Promise<string> {
+export function buildSite({
+  siteUrl,
+  eventsDir,
+  outDir,
+  stdio = 'pipe',
+  projectDir,
+  repositoryUrl,
+}: BuildOptions): Promise<string> {
   // NODE_ENV=production whatever the caller's (vitest sets `test`, which makes Vite build with DEV=true).
   const env = {
     ...process.env,
@@ -34,6 +43,7 @@ export function buildSite({ siteUrl, eventsDir, outDir, stdio = 'pipe', projectD
     NODE_ENV: 'production',
     SITE_URL: siteUrl,
     ...(eventsDir ? { EVENTS_DIR: eventsDir } : {}),
+    ...(repositoryUrl ? { REPOSITORY_URL: repositoryUrl } : {}),
   };
   const args = ['build', ...(outDir ? ['--outDir', outDir] : [])];
   return runTool(astroEntry(projectDir ?? projectRoot), args, env, stdio, 'astro build', { cwd: projectDir });

@@ -7,6 +7,8 @@ import { buildSite, freePort, startServer, type RunningServer } from '../../scri
 import { materializeServedEvents } from './served-events.ts';
 
 export const BUILD_ENVIRONMENT_SENTINEL = 'sentinel-5f1e0c2a-not-for-any-bundle';
+/** The repository the served build links to (commits, and each event's report link), whatever the environment says. */
+export const SERVED_REPOSITORY_URL = 'https://code.example/owner/departures-board';
 
 /**
  * Global setup of the `served` tests: the served event tree is made from the run's clock
@@ -52,7 +54,13 @@ export default async function setup(project: TestProject) {
 
   let server: RunningServer | undefined;
   const serving = (async () => {
-    await buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir: served.eventsDir, projectDir, outDir: builtDir });
+    await buildSite({
+      siteUrl: `http://127.0.0.1:${port}`,
+      eventsDir: served.eventsDir,
+      projectDir,
+      outDir: builtDir,
+      repositoryUrl: SERVED_REPOSITORY_URL,
+    });
     server = await startServer({
       port,
       persistTo: stateDir,
