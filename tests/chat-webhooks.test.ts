@@ -55,6 +55,11 @@ async function connect(platform: 'discord' | 'slack', locale: 'en' | 'zh'): Prom
   const response = await write('POST', { url, providers: ['provider_a'], kinds: ['reset'], locale });
   expect(response.status, await response.clone().text()).toBe(201);
   expect(await response.json()).toEqual({ platform, providers: ['provider_a'], kinds: ['reset'], locale });
+  // Told at once, before the answer, in its language: one message, in the platform's documented shape.
+  const told = receiver.received.filter((message) => message.path === path);
+  expect(told.map(titleOf)).toEqual([locale === 'zh' ? '已连接到 Departures Board' : 'Connected to Departures Board']);
+  const shape = platform === 'slack' ? SlackIncomingWebhookSchema : DiscordExecuteWebhookSchema;
+  expect(shape.safeParse(told[0]!.body).error?.issues ?? []).toEqual([]);
   return { path, url };
 }
 
@@ -112,9 +117,11 @@ beforeAll(async () => {
   deleted = await connect('discord', 'en');
   discordLimited = await connect('discord', 'en');
   slackLimited = await connect('slack', 'en');
-  // The first dispatch meets the fixture's history: nothing of it is posted.
+  // The first dispatch meets the fixture's history: nothing of it is posted. What the receiver counts from here on
+  // is the events' messages: the connected ones were checked as each webhook was connected.
   await runCron(startMinute);
   await server.stop();
+  receiver.forget();
 
   await publishInCopy(copy, reset('e2e-now', null), reset('e2e-later', effectiveAt));
   receiver.answerNext(deleted.path, { status: 404, body: '{"message": "Unknown Webhook", "code": 10015}' });
@@ -135,6 +142,9 @@ describe('chat webhooks, from a published event to a channel', () => {
     await runCron(minutesAfterStart(1));
     await runCron(minutesAfterStart(2));
     const scheduledFor = `${effectiveAt.toISOString().slice(0, 10)} ${effectiveAt.toISOString().slice(11, 16)} UTC`;
+    // The same minute as Chinese writes it (docs/glossary-zh.md), by the test's own hand: `2026年6月15日 10:30（UTC）`.
+    const chineseMinuteOf = (iso: string) =>
+      `${Number(iso.slice(0, 4))}年${Number(iso.slice(5, 7))}月${Number(iso.slice(8, 10))}日 ${iso.slice(11, 16)}（UTC）`;
     expect(await acceptedEventually(discordEnglish, 2)).toEqual([
       'e2e-later: Provider A: Reset scheduled',
       'e2e-now: Provider A: Reset',
@@ -151,7 +161,6 @@ describe('chat webhooks, from a published event to a channel', () => {
 
     const announcedAt = minutesAfterStart(-5).toISOString();
     const seconds = Math.floor(Date.parse(announcedAt) / 1000);
-    const minute = `${announcedAt.slice(0, 10)} ${announcedAt.slice(11, 16)} UTC`;
     const message = (webhook: Webhook, event: string) =>
       receiver.received.find((received) => received.path === webhook.path && eventOf(received) === event)!;
     for (const webhook of [discordEnglish, discordChinese, slackEnglish, slackChinese])
@@ -178,7 +187,7 @@ describe('chat webhooks, from a published event to a channel', () => {
       embeds: [
         {
           url: `${builtBaseUrl}/zh/provider_a#event-e2e-later`,
-          description: `定于 ${scheduledFor}。${SUMMARY('e2e-later')}\n\n[原帖](https://posts.provider-a.example/e2e-later)`,
+          description: `定于 ${chineseMinuteOf(effectiveAt.toISOString())}。${SUMMARY('e2e-later')}\n\n[原帖](https://posts.provider-a.example/e2e-later)`,
           timestamp: announcedAt,
         },
       ],
@@ -198,7 +207,7 @@ describe('chat webhooks, from a published event to a channel', () => {
           elements: [
             {
               type: 'mrkdwn',
-              text: `公布于 <!date^${seconds}^{date_short_pretty} {time}|${minute}> · <https://posts.provider-a.example/e2e-now|原帖>`,
+              text: `公布于 <!date^${seconds}^{date_short_pretty} {time}|${chineseMinuteOf(announcedAt)}> · <https://posts.provider-a.example/e2e-now|原帖>`,
             },
           ],
         },
@@ -258,8 +267,8 @@ describe('chat webhooks, from a published event to a channel', () => {
       ]);
     for (const webhook of [discordChinese, slackChinese])
       expect(await acceptedEventually(webhook, 3)).toEqual([
-        'e2e-later: 供应商 A：现在重置',
         'e2e-later: 供应商 A：重置已排定',
+        'e2e-later: 供应商 A：重置已生效',
         'e2e-now: 供应商 A：重置',
       ]);
     expect(receiver.received.filter((received) => received.path === deleted.path).map(titleOf)).not.toContain(
@@ -270,6 +279,11 @@ describe('chat webhooks, from a published event to a channel', () => {
   it('answers the write path as decided: a known URL replaced, a URL of no platform refused, a DELETE always 204', async () => {
     const again = await write('POST', { url: discordEnglish.url, providers: ['provider_b'], locale: 'zh' });
     expect(again.status).toBe(200);
+    // The channel was told when it was connected (and the receiver's records forgotten since): new choices are not
+    // posted to it. Every message it has is an event's.
+    expect(receiver.received.filter((message) => message.path === discordEnglish.path).map(eventOf)).not.toContain(
+      'none',
+    );
     expect(await again.json()).toEqual({
       platform: 'discord',
       providers: ['provider_b'],

@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
+import { type RunningServer, startServer } from '../scripts/lib/local-server.ts';
 import { TRANSLATIONS } from '../src/core/i18n/index.ts';
 import type { Locale } from '../src/core/vocabulary.ts';
 import { launchChromium } from './support/browser.ts';
+import { type ChatReceiver, startChatReceiver } from './support/chat-receiver.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
 
 /**
@@ -16,10 +19,26 @@ import { uniqueClientIp } from './support/client-ip.ts';
  * send JSON, shows the curl command in its place; the test runs that command's request against the server. With
  * JavaScript the form connects and stops a webhook, and says the server's refusal in words. The expected links,
  * bodies and rows are written here by hand; the words are the locale's own.
+ *
+ * A new webhook is sent a message saying it is connected, and a platform that refuses it refuses the write
+ * (docs/delivery.md): so the webhooks are the chat receiver's on loopback, written to a server of this file's own over
+ * the same build with the loopback switch on (never the shared server's, nor Discord's or Slack's real hosts).
  */
 
 const baseUrl = inject('baseUrl');
-const stateDir = inject('stateDir');
+let webhookServer: RunningServer;
+let receiver: ChatReceiver;
+beforeAll(async () => {
+  receiver = await startChatReceiver();
+  webhookServer = await startServer({
+    workerConfig: join(inject('builtDir'), 'server/wrangler.json'),
+    vars: { ALLOW_LOOPBACK_RECEIVERS: 'true' },
+  });
+}, 120_000);
+afterAll(async () => {
+  await webhookServer?.stop();
+  await receiver?.close();
+});
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 interface PageCase {
@@ -46,14 +65,14 @@ afterEach(async () => {
   browser = undefined;
 });
 
-async function open(path: string, options: { javaScript: boolean; width?: number }): Promise<Page> {
+async function open(path: string, options: { javaScript: boolean; width?: number; origin?: string }): Promise<Page> {
   browser = await launchChromium({
     javaScriptEnabled: options.javaScript,
     extraHTTPHeaders: { 'CF-Connecting-IP': uniqueClientIp() },
   });
   const page = await browser.newPage();
   await page.setViewportSize({ width: options.width ?? 1280, height: 900 });
-  const response = await page.goto(`${baseUrl}${path}`);
+  const response = await page.goto(`${options.origin ?? baseUrl}${path}`);
   expect(response?.status()).toBe(200);
   return page;
 }
@@ -89,18 +108,18 @@ function curlRequest(command: string): { method: string; url: string; contentTyp
   return { method: method!, url: singleQuoted(url!), contentType: value!, body: singleQuoted(body!) };
 }
 
-/** Sends what curl would, from a client address of its own. */
+/** Sends what curl would, from a client address of its own, to the file's own server (the page names the shared one). */
 const run = (request: ReturnType<typeof curlRequest>, body = request.body) =>
-  fetch(request.url, {
+  fetch(request.url.replace(baseUrl, webhookServer.baseUrl), {
     method: request.method,
     headers: { 'Content-Type': request.contentType, 'CF-Connecting-IP': uniqueClientIp() },
     body,
   });
 
-/** The stored webhook for `url` and its topics, read from the served build's D1. */
+/** The stored webhook for `url` and its topics, read from the D1 of the file's own server. */
 async function storedWebhook(url: string) {
   const rows = await queryLocalD1(
-    stateDir,
+    webhookServer.stateDir,
     `SELECT w.channel AS platform, w.locale, substr(t.topic, 1, instr(t.topic, '/') - 1) AS provider, substr(t.topic, instr(t.topic, '/') + 1) AS kind
      FROM subscribers w JOIN subscriber_topics t ON t.subscriber_id = w.id WHERE w.address = '${url}'
      ORDER BY provider, kind`,
@@ -108,11 +127,21 @@ async function storedWebhook(url: string) {
   return rows.map((row) => `${row['platform']} ${row['locale']} ${row['provider']} ${row['kind']}`);
 }
 
-let sequence = Date.now() % 1_000_000;
+let sequence = 0;
+/** A new Discord webhook on the chat receiver (Discord's path form, src/core/outbound/chat-platform.ts). */
 const uniqueDiscordUrl = () => {
   sequence += 1;
-  return `https://discord.com/api/webhooks/${sequence}/token-${sequence}`;
+  return `${receiver.origin}/api/webhooks/${sequence}/token-${sequence}`;
 };
+/** The messages the receiver took for `url`: their titles (Discord's `content`, Slack's `text`). */
+const toldAt = (url: string) =>
+  receiver.received
+    .filter((message) => `${receiver.origin}${message.path}` === url)
+    .map(
+      (message) =>
+        (message.body as { content?: string; text?: string }).content ?? (message.body as { text?: string }).text,
+    );
+const CONNECTED = { en: 'Connected to Departures Board', zh: '已连接到 Departures Board' };
 
 describe('every channel, in both languages, without JavaScript', () => {
   it.each(PAGES)('$path offers each channel in its language', async ({ path, locale, providers, query }) => {
@@ -149,6 +178,7 @@ describe('every channel, in both languages, without JavaScript', () => {
     expect(connected.status).toBe(201);
     expect(await connected.json()).toEqual({ platform: 'discord', providers, kinds: ['reset'], locale });
     expect(await storedWebhook(url)).toEqual(providers.map((provider) => `discord ${locale} ${provider} reset`));
+    expect(toldAt(url)).toEqual([CONNECTED[locale]]);
     expect((await run(stop, stop.body.replace(PLACEHOLDER, url))).status).toBe(204);
     expect(await storedWebhook(url)).toEqual([]);
 
@@ -202,7 +232,8 @@ describe('every channel, in both languages, without JavaScript', () => {
 
 /** Each test's page with JavaScript, its Discord/Slack channel open and its form shown by the script. */
 async function openChatForm(path: string): Promise<Page> {
-  const page = await open(path, { javaScript: true });
+  // From the file's own server: the form writes to the page's own origin.
+  const page = await open(path, { javaScript: true, origin: webhookServer.baseUrl });
   await page.click('#notify-chat > summary');
   await page.waitForSelector('#chat-webhook-form', { state: 'visible' });
   expect(await page.isHidden('[data-chat-fallback]')).toBe(true);
@@ -210,7 +241,9 @@ async function openChatForm(path: string): Promise<Page> {
 }
 
 const writeTo = (page: Page, method: 'POST' | 'DELETE') =>
-  page.waitForRequest((request) => request.url() === `${baseUrl}/api/webhooks` && request.method() === method);
+  page.waitForRequest(
+    (request) => request.url() === `${webhookServer.baseUrl}/api/webhooks` && request.method() === method,
+  );
 
 const chatStatus = (page: Page) => page.textContent('[data-chat-status]');
 
@@ -218,7 +251,7 @@ describe('the Discord and Slack form, with JavaScript', () => {
   it('connects a Discord webhook (201), replaces its choices (200) and stops it (204), saying each', async () => {
     const words = TRANSLATIONS.en.notifyChannels.chat.status;
     const page = await openChatForm('/provider_b');
-    const url = 'https://discord.com/api/webhooks/1/abc';
+    const url = uniqueDiscordUrl();
     await page.fill('#chat-webhook-form input[name=url]', url);
     const [first] = await Promise.all([writeTo(page, 'POST'), page.click('[data-chat-connect]')]);
     expect(first.headers()['content-type']).toBe('application/json');
@@ -229,6 +262,7 @@ describe('the Discord and Slack form, with JavaScript', () => {
       .toBe('Connected: the announcements you chose will be posted to this Discord channel.');
     expect(words.created).toContain('{platform}');
     expect(await storedWebhook(url)).toEqual(['discord en provider_b reset']);
+    expect(toldAt(url)).toEqual([CONNECTED.en]);
 
     await page.check('#chat-webhook-form input[name=kinds][value=boost]');
     const [second] = await Promise.all([writeTo(page, 'POST'), page.click('[data-chat-connect]')]);
@@ -236,6 +270,8 @@ describe('the Discord and Slack form, with JavaScript', () => {
     expect((await second.response())?.status()).toBe(200);
     await expect.poll(() => chatStatus(page)).toBe(words.replaced.replace('{platform}', 'Discord'));
     expect(await storedWebhook(url)).toEqual(['discord en provider_b boost', 'discord en provider_b reset']);
+    // New choices are not posted: the channel was told once, when it was connected.
+    expect(toldAt(url)).toEqual([CONNECTED.en]);
 
     const [stop] = await Promise.all([writeTo(page, 'DELETE'), page.click('[data-chat-stop]')]);
     expect(stop.postDataJSON()).toEqual({ url });
@@ -261,6 +297,28 @@ describe('the Discord and Slack form, with JavaScript', () => {
     expect(await storedWebhook(url)).toEqual([]);
   });
 
+  it('shows the platform’s refusal of the connected message in the server’s words, and nothing is stored', async () => {
+    const page = await openChatForm('/');
+    const url = uniqueDiscordUrl();
+    receiver.answerNext(url.slice(receiver.origin.length), {
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      body: '{"message": "Unknown Webhook", "code": 10015}',
+    });
+    await page.fill('#chat-webhook-form input[name=url]', url);
+    const [refused] = await Promise.all([writeTo(page, 'POST'), page.click('[data-chat-connect]')]);
+    const response = (await refused.response())!;
+    expect(response.status()).toBe(400);
+    const body = (await response.json()) as { issues: { path: string[]; message: string }[] };
+    expect(body.issues).toHaveLength(1);
+    expect(body.issues[0]!.path).toEqual(['url']);
+    expect(body.issues[0]!.message).toMatch(/^Discord answered HTTP 404 to a test message/);
+    await expect
+      .poll(() => chatStatus(page))
+      .toBe(`The service does not post to that address: ${body.issues[0]!.message}`);
+    expect(await storedWebhook(url)).toEqual([]);
+  });
+
   it('in Chinese: a Slack webhook with every provider; nothing chosen is said before anything is sent', async () => {
     const words = TRANSLATIONS.zh.notifyChannels.chat.status;
     const page = await openChatForm('/zh');
@@ -268,7 +326,8 @@ describe('the Discord and Slack form, with JavaScript', () => {
     page.on('request', (request) => {
       if (request.url().endsWith('/api/webhooks')) writes.push(request.method());
     });
-    const url = `https://hooks.slack.com/services/T0/B${sequence}/secret`;
+    sequence += 1;
+    const url = `${receiver.origin}/services/T0/B${sequence}/secret`;
     await page.fill('#chat-webhook-form input[name=url]', url);
     for (const provider of ALL) await page.uncheck(`#chat-webhook-form input[name=providers][value=${provider}]`);
     await page.click('[data-chat-connect]');
@@ -281,6 +340,7 @@ describe('the Discord and Slack form, with JavaScript', () => {
     expect((await request.response())?.status()).toBe(201);
     await expect.poll(() => chatStatus(page)).toBe('已连接：你选择的公告将发到这个 Slack 频道。');
     expect(await storedWebhook(url)).toEqual(ALL.map((provider) => `slack zh ${provider} reset`));
+    expect(toldAt(url)).toEqual([CONNECTED.zh]);
     const [stop] = await Promise.all([writeTo(page, 'DELETE'), page.click('[data-chat-stop]')]);
     expect((await stop.response())?.status()).toBe(204);
     await expect.poll(() => chatStatus(page)).toBe(words.stopped);

@@ -156,6 +156,8 @@ beforeAll(async () => {
   await connectWebhook('discord', DISCORD_PATH);
   await connectWebhook('slack', SLACK_PATH);
   await server.stop();
+  // Each webhook was told it is connected (tests/chat-webhooks.test.ts checks that message); the count is of events.
+  chatReceiver.forget();
 
   await publishWithFeeds(copy, newReset());
   await giveNewBuildId(copy.dir);

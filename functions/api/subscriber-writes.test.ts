@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureFiles } from '../../scripts/lib/built-files.ts';
 import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import { NOW } from '../../src/core/test-events.ts';
@@ -20,7 +20,28 @@ import { vapidForTest } from '../../tests/support/test-vapid.ts';
 const { secrets } = vapidForTest();
 const files = fixtureFiles([], NOW);
 const database = stateDatabaseForFile();
-afterEach(() => vi.restoreAllMocks());
+
+/**
+ * Discord and Slack, as the connected message of a new webhook meets them (docs/delivery.md): each takes it, as the
+ * platform answers a message it took (Discord 204, Slack 200 `ok`), and is counted; nothing leaves this machine.
+ * Every other request (the local D1's) goes on to the real `fetch`.
+ */
+const realFetch = globalThis.fetch;
+const PLATFORM_HOSTS = new Set(['discord.com', 'discordapp.com', 'hooks.slack.com']);
+let platformMessages: string[] = [];
+beforeEach(() => {
+  platformMessages = [];
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    if (!PLATFORM_HOSTS.has(url.hostname)) return realFetch(input, init);
+    platformMessages.push(url.href);
+    return url.hostname === 'hooks.slack.com' ? new Response('ok') : new Response(null, { status: 204 });
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 type Bindings = Omit<DeliveryBindings, 'ASSETS'>;
 /** The worker over the file's database, its queue recording, the VAPID secrets set; `bindings` replace. */
@@ -128,6 +149,8 @@ describe('each channel’s cap', REAL_D1, () => {
     const statuses = await Promise.all(Array.from({ length: 8 }, (_, index) => connect(slackUrl(index), three)));
     expect(statuses.map((response) => response?.status).sort()).toEqual([201, 201, 201, 503, 503, 503, 503, 503]);
     expect(await count('slack')).toBe(3);
+    // Only the three let in are told they are connected.
+    expect(platformMessages).toHaveLength(3);
   });
 
   it('WebSub: the hub answers a new subscription past the cap 503 websub_full, and a renewal of a stored one 202', async () => {

@@ -5,6 +5,7 @@ import {
 } from '../../src/core/chat/webhook-request.ts';
 import { providerKindTopics } from '../../src/core/delivery/topics.ts';
 import { chatPlatformOf } from '../../src/core/outbound/chat-platform.ts';
+import { BASE_URL } from '../../src/server/base-url.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { subscriberWrites } from '../../src/server/delivery/write-path.ts';
 import { webhooksUnavailable } from '../../src/server/http/responses.ts';
@@ -24,7 +25,11 @@ const writes = subscriberWrites({
   ready: () => true,
 });
 
-/** `POST /api/webhooks`: 201 for a new URL, 200 when its topics were replaced. */
+/**
+ * `POST /api/webhooks`: 201 for a new URL, whose channel is sent a message saying it is connected; 200 when its topics
+ * were replaced (nothing is sent: the channel was told when it was connected); 400 when the platform refused that
+ * first message for good (docs/delivery.md, "Writing a subscription").
+ */
 const handleConnect = (context: EdgeContext) =>
   writes.save(
     context,
@@ -43,6 +48,14 @@ const handleConnect = (context: EdgeContext) =>
           topics: providerKindTopics(request.providers, request.kinds),
         },
         answer: { platform, providers: request.providers, kinds: request.kinds, locale: request.locale },
+        // A new webhook is told at once that it is connected; a platform that refuses it refuses the write. The
+        // chat channel's code is loaded by its first use, as the hub's is: most isolates never connect a webhook.
+        firstMessage: async () =>
+          (await import('../../src/server/delivery/channels/chat/index.ts')).sendConnectedMessage(
+            { ...request, platform },
+            BASE_URL,
+            context.now,
+          ),
       };
     },
   );

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
+import type { QueryIssue } from '../../core/api/query.ts';
 import type { ChannelName } from '../../core/delivery/channels.ts';
 import type { EdgeContext } from '../context.ts';
 import { readJsonWrite, storing } from '../http/json-write.ts';
-import { channelFull, jsonResponse } from '../http/responses.ts';
+import { channelFull, invalidRequest, jsonResponse } from '../http/responses.ts';
 import type { DeliveryBindings } from './bindings.ts';
 import { subscriberCap } from './caps.ts';
 import { deleteSubscriber, saveSubscriber, type SubscriberWrite } from './subscribers.ts';
@@ -26,6 +27,20 @@ export interface WritePathOptions {
   ready(env: DeliveryBindings): boolean;
 }
 
+/**
+ * A new subscriber whose receiver refused its first message: forgotten, and the write is `400` with the issue. If the
+ * database fails just then, the row stays and the answer is the same: its deliveries meet the same refusal, and the
+ * wing removes it (404 and 410 at once, any other refusal after 7 days of failures).
+ */
+async function forgetRefused(db: D1Database, write: SubscriberWrite, issue: QueryIssue): Promise<Response> {
+  try {
+    await deleteSubscriber(db, write.channel, write.key);
+  } catch (error) {
+    console.error(`a refused new ${write.channel} subscriber could not be forgotten; its deliveries will be`, error);
+  }
+  return invalidRequest([issue]);
+}
+
 export function subscriberWrites({ feature, maxBytes, unavailable, ready }: WritePathOptions) {
   const later = () => unavailable(WRITE_RETRY_AFTER_SECONDS);
   /** The write's body, or the answer that ends it; then the database, when the wing is there. */
@@ -38,19 +53,30 @@ export function subscriberWrites({ feature, maxBytes, unavailable, ready }: Writ
     return { ok: true as const, value: body.value, db };
   }
   return {
-    /** Stores a subscriber: 201 with `answer` for a new one, 200 when a known one was replaced, 503 when full. */
+    /**
+     * Stores a subscriber: 201 with `answer` for a new one, 200 when a known one was replaced, 503 when full. A new
+     * one is then sent `firstMessage` when the channel has one (chat: the connected message); an issue it returns
+     * (the receiver refused it for good) forgets the subscriber again and is the write's 400.
+     */
     async save<S extends z.ZodType>(
       context: EdgeContext,
       schema: S,
-      toWrite: (request: z.infer<S>) => { write: SubscriberWrite; answer: object },
+      toWrite: (request: z.infer<S>) => {
+        write: SubscriberWrite;
+        answer: object;
+        firstMessage?: () => Promise<QueryIssue | undefined>;
+      },
     ): Promise<Response> {
       const body = await read(context, schema);
       if (!body.ok) return body.response;
-      const { write, answer } = toWrite(body.value);
+      const { write, answer, firstMessage } = toWrite(body.value);
       return storing(feature, later, async () => {
         const cap = subscriberCap(write.channel, context.env.SUBSCRIBER_CAPS);
         const outcome = await saveSubscriber(body.db, write, cap, context.now);
         if (outcome === 'full') return channelFull(write.channel);
+        // Stored first, so that the cap and a failing database are met before anything is sent.
+        const refused = outcome === 'created' ? await firstMessage?.() : undefined;
+        if (refused !== undefined) return forgetRefused(body.db, write, refused);
         return jsonResponse(answer, { status: outcome === 'created' ? 201 : 200 });
       });
     },
