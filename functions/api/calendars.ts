@@ -1,9 +1,50 @@
-import { providerCalendarPath } from '../../src/core/built-paths.ts';
+import { statusFromSummary } from '../../src/core/board.ts';
+import { calendarEventsPath } from '../../src/core/built-paths.ts';
+import { PROVIDERS, type Provider } from '../../src/core/enums.ts';
+import { announcementCalendarFrame } from '../../src/core/render/announcement-calendar.ts';
 import { renderWindowCalendar, windowCalendarFileName } from '../../src/core/render/window-calendar.ts';
 import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
-import { textResponse, withHeaders } from '../../src/server/http/responses.ts';
+import type { EdgeContext } from '../../src/server/context.ts';
+import { DataSourceUnavailable } from '../../src/server/data-source.ts';
+import { bytesEtag } from '../../src/server/http/etag.ts';
+import { textResponse } from '../../src/server/http/responses.ts';
 import type { EdgeHandlers } from '../route-handler.ts';
+
+const encoder = new TextEncoder();
+
+/**
+ * GET /calendar.ics and /calendar/<provider>.ics: the build's announcements of the selection (up to 1,000, a
+ * built file) inside a frame written now, with each estimate still ahead of now (announcement-calendar.ts).
+ * The estimates come from the summaries the status reads (loaded once per isolate); the announcements' bytes are
+ * copied, not parsed, so the request costs the few estimates' text and a copy, whatever the history.
+ */
+async function announcementCalendar(context: EdgeContext, provider: Provider | undefined): Promise<Response> {
+  const path = calendarEventsPath(provider);
+  const [summaries, built] = await Promise.all([
+    context.summaries(),
+    // Not with the request's headers: a Range or If-None-Match is about the whole calendar, not this part.
+    context.env.ASSETS.fetch(new URL(path, context.url.origin)),
+  ]);
+  if (!built.ok) throw new DataSourceUnavailable(`the prerendered ${path} answered ${built.status}`);
+  const selected = provider === undefined ? PROVIDERS : [provider];
+  const { head, tail } = announcementCalendarFrame({
+    rows: selected.map((name) => statusFromSummary(summaries[name], context.now)),
+    provider,
+    baseUrl: BASE_URL,
+    now: context.now,
+    builtAt: summaries[selected[0]!].asOf,
+  });
+  // The built part's bytes between the two written here, copied as they are (never decoded or parsed).
+  const body = new Blob([head, await built.blob(), tail]);
+  // The validator names the built part by the asset store's own ETag and the part written here by its bytes, so
+  // that a poller gets 304 until an estimate comes, goes or moves, without hashing the 1,000 announcements.
+  const builtTag = built.headers.get('ETag');
+  const etag = await bytesEtag(
+    builtTag === null ? await body.arrayBuffer() : encoder.encode(`${builtTag}\n${head}${tail}`).buffer,
+  );
+  return new Response(body, { headers: { 'Content-Type': CONTENT_TYPES.calendar, ETag: etag } });
+}
 
 export const CALENDAR_HANDLERS = {
   /** GET /api/ics (spec 4.5): a calendar of the caller's own windows, built from the query, stored nowhere. */
@@ -11,12 +52,6 @@ export const CALENDAR_HANDLERS = {
     textResponse(renderWindowCalendar({ query, baseUrl: BASE_URL, now: context.now }), CONTENT_TYPES.calendar, {
       'Content-Disposition': `attachment; filename=${windowCalendarFileName(query.provider)}`,
     }),
-  /**
-   * GET /calendar.ics: every announcement of the whole history, so both the full calendar and each provider's
-   * (`?provider=`, also at /calendar/<provider>.ics) are prerendered; the edge picks the file.
-   */
-  getAnnouncementCalendar: async (context, { query }) => {
-    const file = query.provider === undefined ? '/calendar.ics' : providerCalendarPath(query.provider);
-    return withHeaders(await context.asset(file), { 'Content-Type': CONTENT_TYPES.calendar });
-  },
+  getAnnouncementCalendar: (context, { query }) => announcementCalendar(context, query.provider),
+  getProviderCalendar: (context, { params }) => announcementCalendar(context, params.provider),
 } satisfies Partial<EdgeHandlers>;

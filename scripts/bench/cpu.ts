@@ -94,6 +94,7 @@ export const CPU_TARGETS: CpuTarget[] = [
     name: 'GET /api/ics',
     path: '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00Z',
   },
+  { name: 'GET /calendar.ics (built announcements, estimates at the edge)', path: '/calendar.ics' },
   { name: 'GET /badge/provider_a.svg', path: '/badge/provider_a.svg' },
   { name: 'GET /api/events/<id>', path: someEventPath },
   { name: 'GET /api/sources', path: '/api/sources' },

@@ -14,6 +14,11 @@ export function providerFeedPath(format: FeedFormat, provider: Provider): string
   return `/data/feeds/${provider}${FEED_FORMATS[format].path.slice('/feed'.length)}`;
 }
 
-export function providerCalendarPath(provider: Provider): string {
-  return `/calendar/${provider}.ics`;
+/**
+ * The announcements of `/calendar.ics` (no provider) or of one provider's calendar, as the build writes them:
+ * iCalendar VEVENTs without the calendar around them, which the edge writes with the estimates at request time
+ * (src/core/render/announcement-calendar.ts). Not a calendar, and not a public address of its own.
+ */
+export function calendarEventsPath(provider: Provider | undefined): string {
+  return `/data/calendar-events/${provider ?? 'all'}.txt`;
 }

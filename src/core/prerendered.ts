@@ -1,6 +1,5 @@
 import { TIMELINE_LIMIT } from './api/query.ts';
 import { buildTimelineResponse } from './api/timeline.ts';
-import { deriveBoard } from './board.ts';
 import { stamped } from './build-stamp.ts';
 import {
   buildEdgeDataset,
@@ -16,8 +15,8 @@ import type { EventProvenance } from './provenance.ts';
 import { ForecastTrackRecordSchema } from './forecast/schemas.ts';
 import { forecastTrackRecord } from './forecast/track-record.ts';
 import { buildProviderPageData, providerPagePath, ProviderPageFileSchema } from './provider-page.ts';
-import { renderAnnouncementCalendar } from './render/announcement-calendar.ts';
-import { providerCalendarPath, providerFeedPath } from './built-paths.ts';
+import { renderAnnouncementEvents } from './render/announcement-calendar.ts';
+import { calendarEventsPath, providerFeedPath } from './built-paths.ts';
 import { FEED_FORMATS, type FeedFormat } from './render/feed-formats.ts';
 import { FEED_RENDERERS } from './render/feeds.ts';
 import { renderTimelineCsv } from './render/timeline-csv.ts';
@@ -49,15 +48,11 @@ const feed =
   ({ published, baseUrl }) =>
     FEED_RENDERERS[format]({ events: published.events, provider, baseUrl, builtAt: published.builtAt });
 
-const announcementCalendar =
+/** The calendar's announcements; the edge adds the estimates and the frame at request time. */
+const calendarEvents =
   (provider: Provider | undefined): FileBody =>
-  (input) =>
-    renderAnnouncementCalendar({
-      events: input.published.events,
-      board: deriveBoard(input.published.events, builtAt(input)),
-      provider,
-      baseUrl: input.baseUrl,
-    });
+  ({ published, baseUrl }) =>
+    renderAnnouncementEvents({ events: published.events, provider, baseUrl, builtAt: published.builtAt });
 
 const recordShard =
   (shard: number): FileBody =>
@@ -110,8 +105,8 @@ export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {
   [FEED_FORMATS.rss.path]: feed('rss'),
   [FEED_FORMATS.atom.path]: feed('atom'),
   [FEED_FORMATS.json.path]: feed('json'),
-  '/calendar.ics': announcementCalendar(undefined),
-  ...Object.fromEntries(PROVIDERS.map((provider) => [providerCalendarPath(provider), announcementCalendar(provider)])),
+  [calendarEventsPath(undefined)]: calendarEvents(undefined),
+  ...Object.fromEntries(PROVIDERS.map((provider) => [calendarEventsPath(provider), calendarEvents(provider)])),
   ...Object.fromEntries(PROVIDERS.map((provider) => [providerPagePath(provider), providerPage(provider)])),
   ...Object.fromEntries(
     Array.from({ length: RECORD_SHARD_COUNT }, (_, shard) => [recordShardPath(shard), recordShard(shard)]),

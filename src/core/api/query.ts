@@ -44,29 +44,60 @@ export const TZ_PATTERN = /^[A-Za-z0-9_+\-/]+$/;
 /** The years iCalendar's DATE-TIME can write (four digits, RFC 5545 3.3.5), as the UTC calendar counts them. */
 export const CALENDAR_YEARS = { min: 1, max: 9999 } as const;
 
+/** A date-time with `Z` or an explicit offset, as ISO 8601 writes it (no other check). */
+const OffsetDateTimeSchema = z.iso.datetime({ offset: true });
+
+/**
+ * Whether `value` is such a date-time once its spaces are plus signs: a `+01:00` offset sent unencoded, which a
+ * URL query decodes as a space (`application/x-www-form-urlencoded`).
+ */
+const isPlusDecodedAsSpace = (value: unknown): boolean =>
+  typeof value === 'string' &&
+  value.includes(' ') &&
+  OffsetDateTimeSchema.safeParse(value.replaceAll(' ', '+')).success;
+
+/**
+ * What a refused time is told, one message per field. Every example can be pasted into a URL as it is: a
+ * positive offset's plus sign is written `%2B` there, and none of these messages holds a raw one.
+ */
+export const WINDOW_TIME_MESSAGES = {
+  plusAsSpace:
+    'the offset’s plus sign arrived as a space, as a URL query decodes it: write it %2B, like 2026-03-04T18:30:00%2B01:00',
+  notADateTime:
+    'must be an ISO 8601 date-time with Z or an offset, like 2026-03-04T18:30:00Z, 2026-03-04T18:30:00-05:00 or 2026-03-04T18:30:00%2B01:00 (a plus sign is written %2B in a URL)',
+  outsideYears: 'must fall within the years 0001–9999 in UTC',
+} as const;
+
 /**
  * A date-time with `Z` or an explicit offset; impossible dates (30 February) are refused, and so is a time
  * whose UTC date leaves years 0001–9999 (`0000-01-01T00:00:00+08:00` is in year 0 in UTC, and
- * `9999-12-31T23:59:59-05:00` in year 10000): the calendar writes UTC times.
+ * `9999-12-31T23:59:59-05:00` in year 10000): the calendar writes UTC times. A value gets one issue: the
+ * format's (which names a plus sign decoded as a space when that is what happened) stops the years' check.
  */
 const WindowTimeSchema = z.iso
   .datetime({
     offset: true,
-    error: 'must be an ISO 8601 date-time with an offset, like 2026-03-04T18:30:00+01:00',
+    abort: true,
+    error: (issue) =>
+      isPlusDecodedAsSpace(issue.input) ? WINDOW_TIME_MESSAGES.plusAsSpace : WINDOW_TIME_MESSAGES.notADateTime,
   })
   .refine(
     (value) => {
       const year = new Date(Date.parse(value)).getUTCFullYear();
       return year >= CALENDAR_YEARS.min && year <= CALENDAR_YEARS.max;
     },
-    { message: 'must fall within the years 0001–9999 in UTC' },
+    { message: WINDOW_TIME_MESSAGES.outsideYears },
   );
 
 export const IcsQuerySchema = z
   .object({
     provider: z.enum(PROVIDERS).describe('used in event titles'),
-    resetAt: WindowTimeSchema.optional().describe('reset time of the 5-hour window'),
-    weeklyAt: WindowTimeSchema.optional().describe('reset time of the weekly window'),
+    resetAt: WindowTimeSchema.optional().describe(
+      'reset time of the 5-hour window, with Z or an offset; a plus sign is written %2B (2026-03-04T18:30:00%2B01:00)',
+    ),
+    weeklyAt: WindowTimeSchema.optional().describe(
+      'reset time of the weekly window, with Z or an offset (%2B for a plus sign); the event repeats weekly',
+    ),
     tz: z
       .string()
       .max(64)

@@ -2,7 +2,10 @@ import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { IcsQuerySchema } from '../api/query.ts';
 import { deriveBoard } from '../board.ts';
+import type { Provider } from '../enums.ts';
 import { compareNewestFirst } from '../ordering.ts';
+import { CACHE_POLICIES } from '../routes/policy.ts';
+import type { Event, ProviderStatus } from '../schemas.ts';
 import { makeEvent, NOW, resetsWithGaps } from '../test-events.ts';
 import { renderAnnouncementCalendar } from './announcement-calendar.ts';
 import { renderWindowCalendar, windowCalendarFileName } from './window-calendar.ts';
@@ -88,9 +91,48 @@ describe('renderWindowCalendar (spec 4.5)', () => {
   });
 });
 
+describe('renderWindowCalendar: the weekly window repeats', () => {
+  it('repeats the weekly window every week (RRULE:FREQ=WEEKLY), and not the 5-hour one', () => {
+    const text = renderWindowCalendar({
+      query: IcsQuerySchema.parse({
+        provider: 'provider_a',
+        resetAt: '2026-11-21T18:30:00+08:00',
+        weeklyAt: '2026-11-23T09:00:00-05:00',
+      }),
+      baseUrl: BASE,
+      now: NOW,
+    });
+    const [fiveHour, weekly] = parse(text).getAllSubcomponents('vevent');
+    expect(text).toContain('\r\nRRULE:FREQ=WEEKLY\r\n');
+    expect(new ICAL.Event(weekly!).isRecurring()).toBe(true);
+    expect(new ICAL.Event(fiveHour!).isRecurring()).toBe(false);
+    const iterator = new ICAL.Event(weekly!).iterator();
+    const starts = Array.from({ length: 4 }, () => iterator.next()!.toJSDate().toISOString());
+    expect(starts).toEqual([
+      '2026-11-23T14:00:00.000Z',
+      '2026-11-30T14:00:00.000Z',
+      '2026-12-07T14:00:00.000Z',
+      '2026-12-14T14:00:00.000Z',
+    ]);
+  });
+});
+
 describe('renderAnnouncementCalendar', () => {
   const events = [...resetsWithGaps([9, 11], 2), ...trickyEvents()].sort(compareNewestFirst);
   const board = deriveBoard(events, NOW);
+  const calendarOf = (input: { events: readonly Event[]; provider?: Provider; now?: Date; rows?: ProviderStatus[] }) =>
+    renderAnnouncementCalendar({
+      events: input.events,
+      rows: input.rows ?? board.providers,
+      provider: input.provider,
+      baseUrl: BASE,
+      now: input.now ?? NOW,
+      builtAt: NOW.toISOString(),
+    });
+  const estimatesOf = (calendar: ICAL.Component) =>
+    calendar
+      .getAllSubcomponents('vevent')
+      .filter((event) => String(event.getFirstPropertyValue('uid')).includes('-estimate-'));
 
   it('holds every announcement with a stable UID, its effective time and the original post', () => {
     const pending = makeEvent({
@@ -98,9 +140,7 @@ describe('renderAnnouncementCalendar', () => {
       announcedAt: '2026-06-14T08:00:00.000Z',
       effectiveAt: '2026-06-20T17:00:00.000Z',
     });
-    const calendar = parse(
-      renderAnnouncementCalendar({ events: [pending, ...events], board, provider: undefined, baseUrl: BASE }),
-    );
+    const calendar = parse(calendarOf({ events: [pending, ...events] }));
     const byUid = new Map(
       calendar.getAllSubcomponents('vevent').map((event) => [event.getFirstPropertyValue('uid'), event]),
     );
@@ -114,7 +154,7 @@ describe('renderAnnouncementCalendar', () => {
 
   it('keeps summaries with commas, semicolons, backslashes and line breaks to the letter', () => {
     const tricky = [makeEvent({ id: 'esc', summary: 'a, b; c \\ d\ne' }), ...trickyEvents()];
-    const calendar = parse(renderAnnouncementCalendar({ events: tricky, board, provider: undefined, baseUrl: BASE }));
+    const calendar = parse(calendarOf({ events: tricky }));
     const descriptions = calendar
       .getAllSubcomponents('vevent')
       .map((event) => String(event.getFirstPropertyValue('description')));
@@ -122,33 +162,67 @@ describe('renderAnnouncementCalendar', () => {
     expect(descriptions.some((text) => text.startsWith(TRICKY_SUMMARIES.lineBreaks.replace(/\r\n/g, '\n')))).toBe(true);
   });
 
-  it('adds each provider’s estimate as an event labelled as one', () => {
-    const calendar = parse(renderAnnouncementCalendar({ events, board, provider: undefined, baseUrl: BASE }));
-    const estimates = calendar
-      .getAllSubcomponents('vevent')
-      .filter((event) => String(event.getFirstPropertyValue('uid')).includes('-estimate-'));
-    const withEstimate = board.providers.filter((row) => row.nextEstimate !== null);
-    expect(estimates).toHaveLength(withEstimate.length);
-    expect(estimates.length).toBeGreaterThan(0);
-    for (const [index, row] of withEstimate.entries()) {
-      expect(utcOf(estimates[index]!, 'dtstart')).toBe(new Date(Date.parse(row.nextEstimate!)).toISOString());
-      expect(estimates[index]!.getFirstPropertyValue('summary')).toMatch(/cadence estimate, not a schedule/);
+  // Provider A's resets 9 and 11 days apart, the last 2 days before NOW: the median gap is 10 days, so its estimate
+  // is 8 days after NOW, at the last reset's time of day (2026-06-23 12:00 UTC). No other provider has one.
+  const cadence = resetsWithGaps([9, 11], 2);
+  const cadenceAt = (iso: string) =>
+    calendarOf({ events: cadence, rows: deriveBoard(cadence, new Date(iso)).providers, now: new Date(iso) });
+
+  it('adds an estimate still ahead as an event that says it is a cadence estimate, not a schedule', () => {
+    const estimates = estimatesOf(parse(cadenceAt(NOW.toISOString())));
+    expect(estimates).toHaveLength(1);
+    const [estimate] = estimates;
+    expect(estimate!.getFirstPropertyValue('uid')).toBe('departures-board-estimate-provider_a@board.example');
+    expect(utcOf(estimate!, 'dtstart')).toBe('2026-06-23T12:00:00.000Z');
+    expect(String(estimate!.getFirstPropertyValue('duration'))).toBe('PT15M');
+    expect(estimate!.getFirstPropertyValue('summary')).toBe(
+      'Provider A: next reset? (cadence estimate, not a schedule)',
+    );
+    const description = String(estimate!.getFirstPropertyValue('description'));
+    expect(description).toMatch(/^A cadence estimate, not a vendor schedule: the last reset \(2026-06-13 12:00 UTC\)/);
+    expect(description).toContain('(10.0 days)');
+    expect(description).toContain('It leaves this calendar when its time comes');
+  });
+
+  it('leaves an estimate out once its time has come, and never says “any time now”', () => {
+    // The estimate is 2026-06-23 12:00 UTC (above): a minute before, it is there; at that minute and after, not.
+    expect(estimatesOf(parse(cadenceAt('2026-06-23T11:59:00.000Z')))).toHaveLength(1);
+    for (const iso of ['2026-06-23T12:00:00.000Z', '2026-06-23T12:10:00.000Z', '2026-07-20T00:00:00.000Z']) {
+      const text = cadenceAt(iso);
+      expect(estimatesOf(parse(text)), iso).toHaveLength(0);
+      expect(parse(text).getAllSubcomponents('vevent'), iso).toHaveLength(cadence.length);
+      expect(text.toLowerCase()).not.toContain('any time now');
     }
+    expect(cadenceAt(NOW.toISOString()).toLowerCase()).not.toContain('any time now');
+  });
+
+  it('keeps an estimate no longer than it lasts: a cached copy has no estimate that ended before it is served', () => {
+    // An estimate leaves the calendar when it starts, and lasts 15 minutes: the calendar's whole cache lifetime
+    // (s-maxage and stale-while-revalidate) must fit in those 15 minutes.
+    const seconds = (name: string) => Number(new RegExp(`${name}=(\\d+)`).exec(CACHE_POLICIES.calendar)?.[1] ?? 0);
+    expect(CACHE_POLICIES.calendar).not.toMatch(/(^|[ ,])max-age=/);
+    expect(seconds('s-maxage') + seconds('stale-while-revalidate')).toBeLessThanOrEqual(15 * 60);
   });
 
   it('filters by provider', () => {
-    const calendar = parse(renderAnnouncementCalendar({ events, board, provider: 'provider_b', baseUrl: BASE }));
+    const calendar = parse(calendarOf({ events, provider: 'provider_b' }));
     expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('Departures Board: Provider B');
     const uids = calendar.getAllSubcomponents('vevent').map((event) => String(event.getFirstPropertyValue('uid')));
     const expectedIds = events
       .filter((event) => event.provider === 'provider_b')
       .map((event) => `departures-board-event-${event.id}@board.example`);
-    expect(uids).toEqual([...expectedIds, 'departures-board-estimate-provider_b@board.example']);
+    expect(uids).toEqual(expectedIds);
+    const rows = deriveBoard(cadence, NOW).providers;
+    expect(estimatesOf(parse(calendarOf({ events: cadence, rows, provider: 'provider_b' })))).toEqual([]);
+    const onlyA = parse(calendarOf({ events: cadence, rows, provider: 'provider_a' }));
+    expect(estimatesOf(onlyA).map((event) => event.getFirstPropertyValue('uid'))).toEqual([
+      'departures-board-estimate-provider_a@board.example',
+    ]);
   });
 
   it('is never empty: a selection with no events explains itself', () => {
     const empty = deriveBoard([], NOW);
-    const text = renderAnnouncementCalendar({ events: [], board: empty, provider: 'provider_c', baseUrl: BASE });
+    const text = calendarOf({ events: [], rows: empty.providers, provider: 'provider_c' });
     const calendar = parse(text);
     expect(calendar.getFirstPropertyValue('x-wr-caldesc')).toMatch(
       /official usage-limit reset announcements of Provider C/,
@@ -164,7 +238,14 @@ describe('long histories', () => {
       makeEvent({ id: `n${index}`, announcedAt: new Date(NOW.getTime() - (index + 1) * 3_600_000).toISOString() }),
     );
     const calendar = parse(
-      renderAnnouncementCalendar({ events: many, board: deriveBoard(many, NOW), provider: undefined, baseUrl: BASE }),
+      renderAnnouncementCalendar({
+        events: many,
+        rows: deriveBoard(many, NOW).providers,
+        provider: undefined,
+        baseUrl: BASE,
+        now: NOW,
+        builtAt: NOW.toISOString(),
+      }),
     );
     const uids = calendar
       .getAllSubcomponents('vevent')

@@ -6,7 +6,7 @@ import { SERVICE_MACHINE_NAME, SERVICE_NAME } from '../site.ts';
 import { REMINDER_MINUTES_BEFORE } from '../tracker/window-link.ts';
 import { publishedCalendar, serializeCalendar, utcBasic, type IcalComponent } from './ical/serialize.ts';
 
-/** The window tracker's calendar (spec 4.5): one reminder per usage window the caller names. */
+/** The window tracker's calendar (spec 4.5): one reminder per usage window the caller names, weekly for the weekly one. */
 
 export const WINDOW_TRACKER_PRODID = `-//${SERVICE_NAME}//Window Tracker//EN`;
 export const WINDOW_TAGS = { resetAt: '5h', weeklyAt: 'weekly' } as const;
@@ -35,6 +35,9 @@ export function renderWindowCalendar({ query, baseUrl, now }: WindowCalendarInpu
       { name: 'UID', text: `${SERVICE_MACHINE_NAME}-${query.provider}-${WINDOW_TAGS[field]}-${ms}@${host}` },
       { name: 'DTSTAMP', value: utcBasic(now.getTime()) },
       { name: 'DTSTART', value: utcBasic(ms) },
+      // The weekly window comes back every week at the same instant: one VEVENT that repeats (decisions.md,
+      // "One honest answer"). The 5-hour window starts when you next use the tool, so it does not repeat.
+      ...(field === 'weeklyAt' ? [{ name: 'RRULE', value: 'FREQ=WEEKLY' }] : []),
       { name: 'DURATION', value: 'PT15M' },
       { name: 'SUMMARY', text: text.summary[field](provider) },
       {
