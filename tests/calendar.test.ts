@@ -24,7 +24,7 @@ describe('GET /api/ics', () => {
     expect(
       events.map((event) => (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()),
     ).toEqual(['2026-11-21T10:30:00.000Z', '2026-11-23T14:00:00.000Z']);
-    expect(events[0]!.getFirstPropertyValue('summary')).toBe('供应商 C 5 小时窗口重置');
+    expect(events[0]!.getFirstPropertyValue('summary')).toBe('供应商 C 的 5 小时窗口重置');
     expect(events[0]!.getFirstPropertyValue('url')).toBe(`${baseUrl}/tracker`);
     expect(events[0]!.getFirstPropertyValue('uid')).toBe(
       `departures-board-provider_c-5h-${Date.parse('2026-11-21T10:30:00Z')}@127.0.0.1`,

@@ -41,7 +41,7 @@ describe('the window tracker page in Chromium', () => {
     await page.fill('input[name=weekly]', '2026-11-23T09:00');
     await page.fill('input[name=tz]', 'America/New_York');
     await Promise.all([page.waitForURL(/\/zh\/tracker\?/), page.click('button[type=submit]')]);
-    expect(await page.textContent('#tracker-conversions')).toContain('2026-11-23 14:00 UTC');
+    expect(await page.textContent('#tracker-conversions')).toContain('2026年11月23日 14:00（UTC）');
     const href = await page.getAttribute('#ics-download', 'href');
     expect(href).toMatch(/^\/api\/ics\?/);
     const response = await fetch(new URL(href!, baseUrl));
@@ -49,7 +49,7 @@ describe('the window tracker page in Chromium', () => {
     const text = await response.text();
     expect(dtstarts(text)).toEqual(['2026-11-23T14:00:00.000Z']);
     expect(new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!.getFirstPropertyValue('summary')).toBe(
-      '供应商 A 每周窗口重置',
+      '供应商 A 的每周窗口重置',
     );
   });
 

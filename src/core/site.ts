@@ -12,6 +12,9 @@ export const API_VERSION = '1.0.0';
 export const eventPageUrl = (baseUrl: string, event: Pick<Event, 'provider' | 'id'>): string =>
   `${baseUrl}/${event.provider}#event-${event.id}`;
 
+/** The language of a page from its path: `/zh` and `/zh/…` are Chinese, every other page English. */
+export const localeOfPath = (path: string): Locale => (path === '/zh' || path.startsWith('/zh/') ? 'zh' : 'en');
+
 /** The same page in the other language: `/x` ↔ `/zh/x`, `/` ↔ `/zh`. */
 export function localizedPath(path: string, locale: Locale): string {
   const english = path === '/zh' ? '/' : path.startsWith('/zh/') ? path.slice(3) : path;

@@ -1,9 +1,14 @@
+import { chineseMinute } from '../core/i18n/zh/format.ts';
+
 /**
  * Times are rendered in UTC (honest without JavaScript); here they are shown in the viewer's own zone, with
  * the zone named, and UTC kept on hover. Hour histograms get a second axis in the viewer's local hours.
+ * Chinese pages take the form the server writes them in (`2026年12月3日 22:03（GMT+8）`, docs/glossary-zh.md).
  */
 export function showLocalTimes(document: Document): void {
   const locale = document.documentElement.lang || 'en';
+  const chinese = locale.startsWith('zh');
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   // dateStyle/timeStyle cannot be combined with timeZoneName: the fields are spelled out instead.
   const format = new Intl.DateTimeFormat(locale, {
     year: 'numeric',
@@ -17,7 +22,7 @@ export function showLocalTimes(document: Document): void {
     const instant = new Date(element.dateTime);
     if (Number.isNaN(instant.getTime())) continue;
     element.title = element.textContent?.trim() ?? '';
-    element.textContent = format.format(instant);
+    element.textContent = chinese ? chineseMinute(element.dateTime, zone) : format.format(instant);
   }
   const offsetMinutes = -new Date().getTimezoneOffset();
   for (const label of document.querySelectorAll<SVGTextElement>('text[data-local-hour-of]')) {

@@ -1,3 +1,4 @@
+import { chineseMinute, chineseWallMinute } from '../core/i18n/zh/format.ts';
 import { utcMinute } from '../core/time-format.ts';
 import { planWindowTracker, type TrackerProblem } from '../core/tracker/plan.ts';
 import type { Locale } from '../core/vocabulary.ts';
@@ -8,11 +9,12 @@ import type { Locale } from '../core/vocabulary.ts';
  */
 const problemText = (root: HTMLElement, problem: TrackerProblem) =>
   root.dataset[`problem${problem.replace('_', '')}`] ?? problem;
-const conversionText = (root: HTMLElement, local: string, zone: string, utc: string) =>
+/** The page's sentence with the times in its language's form, as the server writes them (WindowTracker.astro). */
+const conversionText = (root: HTMLElement, locale: Locale, local: string, zone: string, instant: string) =>
   (root.dataset['converted'] ?? '{local} = {utc}')
-    .replace('{local}', local.replace('T', ' '))
+    .replace('{local}', locale === 'zh' ? chineseWallMinute(local) : local.replace('T', ' '))
     .replace('{zone}', zone)
-    .replace('{utc}', utc);
+    .replace('{utc}', locale === 'zh' ? chineseMinute(instant) : utcMinute(instant));
 
 /** The tracker's conveniences: the detected time zone, the link and the converted times as you type. */
 export function enhanceWindowTracker(document: Document): void {
@@ -43,7 +45,7 @@ export function enhanceWindowTracker(document: Document): void {
     list(
       '#tracker-conversions',
       [[plan.reset, plan.resetAt] as const, [plan.weekly, plan.weeklyAt] as const].flatMap(([local, instant]) =>
-        local && instant ? [conversionText(root, local, plan.timeZone, utcMinute(instant))] : [],
+        local && instant ? [conversionText(root, locale, local, plan.timeZone, instant)] : [],
       ),
     );
     const link = document.querySelector<HTMLElement>('#tracker-link');

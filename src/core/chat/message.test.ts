@@ -132,13 +132,13 @@ describe('Slack: text and blocks (incoming webhook)', () => {
     const message = chatMessage('slack', scheduled, 'effective', 'zh', BASE);
     // 2026-06-15T00:00:00Z is 1781481600 seconds after the epoch.
     expect(message).toStrictEqual({
-      text: '供应商 B：现在重置',
+      text: '供应商 B：重置已生效',
       blocks: [
         {
           type: 'section',
           text: {
             type: 'mrkdwn',
-            text: '*<https://board.example/zh/provider_b#event-b-2026-06-14-reset|供应商 B：现在重置>*\n自 2026-06-15 00:00 UTC 起生效。Limits reset at midnight UTC.',
+            text: '*<https://board.example/zh/provider_b#event-b-2026-06-14-reset|供应商 B：重置已生效>*\n自 2026年6月15日 00:00（UTC）起生效。Limits reset at midnight UTC.',
           },
         },
         {
@@ -146,7 +146,7 @@ describe('Slack: text and blocks (incoming webhook)', () => {
           elements: [
             {
               type: 'mrkdwn',
-              text: '生效于 <!date^1781481600^{date_short_pretty} {time}|2026-06-15 00:00 UTC> · <https://posts.provider-b.example/456|原帖>',
+              text: '生效于 <!date^1781481600^{date_short_pretty} {time}|2026年6月15日 00:00（UTC）> · <https://posts.provider-b.example/456|原帖>',
             },
           ],
         },

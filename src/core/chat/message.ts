@@ -4,7 +4,6 @@ import type { Transition } from '../push/due.ts';
 import { pushPayload } from '../push/payload.ts';
 import type { Event } from '../schemas.ts';
 import { localizedPath } from '../site.ts';
-import { utcMinute } from '../time-format.ts';
 import type { Locale } from '../vocabulary.ts';
 import { slackLink, slackText } from './slack-text.ts';
 
@@ -72,8 +71,9 @@ export function chatMessage(
     };
   const seconds = Math.floor(Date.parse(moment) / 1000);
   const label = transition === 'effective' ? words.inEffect : words.announced;
-  // `<!date^…|fallback>`: each reader sees the moment in their own time zone; the fallback is the UTC minute.
-  const date = `<!date^${seconds}^{date_short_pretty} {time}|${utcMinute(moment)}>`;
+  // `<!date^…|fallback>`: each reader sees the moment in their own time zone; the fallback is the UTC minute, in the
+  // message's language (`2026-06-15 00:00 UTC`, `2026年6月15日 00:00（UTC）`).
+  const date = `<!date^${seconds}^{date_short_pretty} {time}|${TRANSLATIONS[locale].formats.minute(moment)}>`;
   return {
     text: slackText(title),
     blocks: [

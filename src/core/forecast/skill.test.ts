@@ -64,14 +64,14 @@ describe('worse than the base rate', () => {
         'So far the 24 h and 7-day chances have scored worse than the base rate (Brier 0.245 and 1.000 against the base rate’s 0.222 and 0.000; lower is better).',
       );
       expect(worseThanBaseRateNote(scores, 'zh')).toBe(
-        '迄今为止，24 小时内和 7 天内的可能性得分均不如基准率（Brier 分数分别为 0.245 和 1.000，基准率分别为 0.222 和 0.000；越低越好）。',
+        '迄今为止，24 小时内和 7 天内重置可能性的预测表现均不如基准率：其布里尔分数分别为 0.245 和 1.000，基准率的布里尔分数分别为 0.222 和 0.000（越低越好）。',
       );
       const oneHorizon = { ...scores, '7d': { brierScore: 0.1, baseRateBrierScore: 0.2 } };
       expect(worseThanBaseRateNote(oneHorizon, 'en')).toBe(
         'So far the 24 h chance has scored worse than the base rate (Brier 0.245 against the base rate’s 0.222; lower is better).',
       );
       expect(worseThanBaseRateNote(oneHorizon, 'zh')).toBe(
-        '迄今为止，24 小时内的可能性得分不如基准率（Brier 分数 0.245，基准率为 0.222；越低越好）。',
+        '迄今为止，24 小时内重置可能性的预测表现不如基准率：其布里尔分数为 0.245，基准率的布里尔分数为 0.222（越低越好）。',
       );
     });
   });

@@ -32,17 +32,17 @@ describe('the forecast sentence', () => {
     [
       { ...base, ...none, basis: 'beyond_history', elapsedDays: 12.345, sampleSize: 8 },
       'No forecast: the 12.3 days since the last reset match or pass every one of the last 8 gaps on record.',
-      '暂无预测：距上次重置已过 12.3 天，已达到或超过最近 8 次间隔中的每一次。',
+      '暂无预测：距上次重置已过 12.3 天，不短于最近 8 次间隔中的任何一次。',
     ],
     [
       { ...base, ...none, basis: 'announced', announcedFor: '2026-11-24T17:00:00.000Z' },
       'A reset is announced for Tue 24 Nov 17:00 UTC.',
-      '已宣布于 11月24日 周二 17:00 UTC 重置。',
+      '已宣布将于 11月24日 周二 17:00（UTC）重置。',
     ],
     [
       { ...base, ...none, basis: 'teased', announcedFor: '2026-11-29T09:30:00.000Z' },
       'A reset is teased for Sun 29 Nov 09:30 UTC, not confirmed.',
-      '预告于 11月29日 周日 09:30 UTC 重置，尚未确认。',
+      '已预告将于 11月29日 周日 09:30（UTC）重置，尚未确认。',
     ],
     [{ ...base, ...none, basis: 'no_data', elapsedDays: null, sampleSize: 0 }, 'No data yet.', '暂无数据。'],
   ] as [Forecast, string, string][])('case %#', (forecast, english, chinese) => {

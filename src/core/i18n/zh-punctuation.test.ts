@@ -5,20 +5,27 @@ import { compareNewestFirst } from '../ordering.ts';
 import { renderBoardMarkdown } from '../render/markdown.ts';
 import { relativeTime } from '../render/relative-time.ts';
 import { makeEvent, makeForecast, NOW, resetsWithGaps } from '../test-events.ts';
+import { TRANSITIONS } from '../push/due.ts';
+import { pushPayload } from '../push/payload.ts';
+import { sourceHealthLine, type SourcesResponse } from '../sources.ts';
+import { EVENT_KINDS } from '../vocabulary.ts';
+import { chineseMinute, chineseWallMinute, weekdayMinute } from './zh/format.ts';
 import { zh } from './zh/index.ts';
 
 /**
- * The Chinese proofreading rules (docs/website.md, "Chinese style"), written here rather than taken from the code
- * under test, checked over every Chinese string the service says: every value of zh/index.ts (its functions
- * called with sample arguments, the forecast page's words and the date forms among them), the Chinese Markdown
- * mirror, and the relative times the Chinese pages show.
+ * The Chinese proofreading rules (docs/website.md, "Chinese style"; the terms of docs/glossary-zh.md), written here
+ * rather than taken from the code under test, checked over every Chinese string the core says: every value of
+ * zh/index.ts (its functions called with sample arguments, its `{name}` templates filled in, the forecast page's
+ * words and the date forms among them), the Chinese Markdown mirror, push notifications, the sources line, the
+ * times as the server and the page script write them, and the relative times the Chinese pages show. The rendered
+ * pages are checked the same way in tests/zh-pages.test.ts.
  */
 
 const HAN = String.raw`\p{Script=Han}`;
 const FULL_WIDTH = '，。：；！？（）“”、';
 const RULES: [string, RegExp][] = [
   ['no ASCII , : ; ( ) ? ! next to a Chinese character', new RegExp(`${HAN} *[,:;()?!]|[,:;()?!] *${HAN}`, 'u')],
-  ['no ASCII full stop after a Chinese character', new RegExp(`${HAN}\\.(?![\\w/])`, 'u')],
+  ['no ASCII full stop beside a Chinese character', new RegExp(`${HAN}\\.(?![\\w/])|\\.(?= *${HAN})`, 'u')],
   ['quotes are “ ” around Chinese text, not ASCII ones', new RegExp(`${HAN}["']|["']${HAN}`, 'u')],
   ['no corner brackets (the house quotes with “ ”)', /[「」『』]/u],
   [
@@ -30,7 +37,42 @@ const RULES: [string, RegExp][] = [
     new RegExp(` [${FULL_WIDTH}]|[${FULL_WIDTH}] (?!· )`, 'u'),
   ],
   ['no doubled spaces', / {2}/u],
+  [
+    'a time names its zone in full-width parentheses right after it (22:03（GMT+8）), never between date and time',
+    /(?:UTC|GMT)(?:[+-]\d{1,2}(?::\d{2})?)? +\d{1,2}:\d{2}|\d{1,2}:\d{2} *(?:UTC|GMT)|日 *(?:UTC|GMT)/u,
+  ],
 ];
+
+/**
+ * The glossary's choices where a wrong word was once written (docs/glossary-zh.md): the word, then why. A Brier score
+ * is 布里尔分数 and never the base rate's own number.
+ */
+const GLOSSARY: [string, RegExp][] = [
+  ['a Brier score is 布里尔分数', /Brier/u],
+  ['a Brier score is not called the base rate (基准率的布里尔分数, not 基准率为 0.047)', /基准率(?:分别)?为 *[\d.]/u],
+  ['an original post is 原帖', /原始帖子/u],
+  ['a feed is 订阅源', /信息源/u],
+  ['webhook is written Webhook', /(?<![\w/])webhook(?![\w/])/u],
+  ['an event is 公告 to readers', /事件/u],
+  ['the Banked status word is 有储备重置卡', /有储备卡/u],
+  ['the overdue threshold is 常规间隔, not 逾期', /逾期/u],
+];
+
+/** Sample values for the `{name}` placeholders of the words that are templates (boardAnswer, likelyWindow, …). */
+const PLACEHOLDER_SAMPLES: Record<string, string> = {
+  time: '2026年11月24日 17:00（UTC）',
+  from: '2026年11月25日 00:00（UTC）',
+  to: '2026年11月28日 00:00（GMT+8）',
+  relative: '3 天后',
+  detail: 'NotAllowedError',
+  platform: 'Slack',
+  status: '429',
+  teaseDays: '14',
+  overdueFactor: '1.5',
+  resets: '10',
+};
+const fillPlaceholders = (text: string): string =>
+  text.replace(/\{(\w+)\}/gu, (_, name: string) => PLACEHOLDER_SAMPLES[name] ?? '示例');
 
 const FORECAST = makeForecast();
 const EVENTS = [...resetsWithGaps([7, 8, 6, 9], 2), makeEvent({ provider: 'provider_b', kind: 'boost' })].sort(
@@ -51,7 +93,7 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'sourceHealth.hoursAgo': [[3]],
   'sourceHealth.daysAgo': [[2]],
   'markdown.intro': [[NOW.toISOString()]],
-  'markdown.lastReset': [['2026-06-10 08:00 UTC', '3.5 天']],
+  'markdown.lastReset': [[chineseMinute('2026-06-10T08:00:00Z'), '3.5 天']],
   'markdown.estimate': ROWS.flatMap((row) => [
     [row, NOW.getTime()],
     [row, NOW.getTime() + 30 * 86_400_000],
@@ -64,7 +106,7 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'windowCalendar.timeZone': [['Asia/Shanghai']],
   'windowCalendar.alarm.resetAt': [['供应商 A']],
   'windowCalendar.alarm.weeklyAt': [['供应商 A']],
-  'tracker.converted': [['2026-11-24T09:00', 'Asia/Shanghai', '2026-11-24 01:00 UTC']],
+  'tracker.converted': [['2026-11-24T09:00', 'Asia/Shanghai', chineseMinute('2026-11-24T01:00:00Z')]],
   'ui.scope.plan': [['Pro'], ['专业版']],
   'ui.days': [[3.5]],
   'ui.historyTruncated': [[50, 120]],
@@ -77,14 +119,20 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'push.title': [['供应商 A', '重置']],
   'push.scheduledTitle': [['供应商 A', '重置']],
   'push.effectiveTitle': [['供应商 A', '额度提升']],
-  'push.scheduledFor': [['11月24日 周二 17:00 UTC']],
-  'push.inEffectSince': [['11月24日 周二 17:00 UTC']],
+  'push.scheduledFor': [[chineseMinute('2026-11-24T17:00:00Z')]],
+  'push.inEffectSince': [[chineseMinute('2026-11-24T17:00:00Z')]],
   'forecastPage.byDayDescription': [['18 %', '92 %']],
   'forecastPage.withinDays': [[1], [14]],
-  'forecastPage.likelyWindow': [['11月25日 周三 00:00 UTC', '11月28日 周六 00:00 UTC']],
+  'forecastPage.likelyWindow': [[weekdayMinute('2026-11-25T00:00:00Z'), weekdayMinute('2026-11-28T00:00:00Z')]],
   'forecastPage.trackSince': [['2026-06-10T08:00:00.000Z', 40]],
   'formats.days': [[3.5]],
   'formats.weekdayMinute': [[FORECAST.announcedFor]],
+  'formats.minute': [['2026-12-03T14:03:00.000Z'], ['2026-06-15T00:05:00+08:00']],
+  'ui.early': [['4.8 天']],
+  'ui.late': [['18.0 天']],
+  'ui.historyShow': [[1], [120]],
+  'ui.trackShow': [[25]],
+  'markdown.estimateBasis': [['17.9 天']],
   'glance.passedAgo': AGO.map((ago) => [ago]),
   'glance.worseThanBaseRate': [
     [['24 小时内'], ['0.057'], ['0.047']],
@@ -100,8 +148,10 @@ for (const basis of FORECAST_BASES)
 
 /** Every string a words object gives, each with its key path; functions called with their sample arguments. */
 function* strings(value: unknown, path: string): Generator<[string, string]> {
-  if (typeof value === 'string') yield [path, value];
-  else if (typeof value === 'function') {
+  if (typeof value === 'string') {
+    yield [path, value];
+    if (/\{\w+\}/u.test(value)) yield [`${path} (filled)`, fillPlaceholders(value)];
+  } else if (typeof value === 'function') {
     const samples = SAMPLE_ARGUMENTS[path];
     if (samples === undefined) throw new Error(`no sample arguments for ${path}`);
     for (const args of samples) yield* strings((value as (...a: unknown[]) => unknown)(...args), path);
@@ -125,9 +175,61 @@ const markdownLines = renderBoardMarkdown({
     line.replace(/(· `[a-z_:]+`：).*?（\[/u, '$1摘要（['),
   ]);
 
+/** What a Chinese subscriber's browser shows, for every kind and transition; the summary is the post's own English. */
+const pushTexts = EVENT_KINDS.flatMap((kind) =>
+  TRANSITIONS.flatMap((transition): [string, string][] => {
+    const event = makeEvent({ kind, summary: 'SUMMARY', effectiveAt: '2026-06-15T10:30:00.000Z' });
+    const payload = pushPayload(event, transition, 'zh', 'https://board.example');
+    return [
+      [`push ${kind} ${transition} title`, payload.title],
+      [`push ${kind} ${transition} body`, payload.body.replace('SUMMARY', '摘要')],
+    ];
+  }),
+);
+
+/** The board's sources line in each state it can be in. */
+const sourcesLines = ((): [string, string][] => {
+  const source = (ok: boolean) => ({
+    provider: 'provider_a' as const,
+    name: 'provider_a_eng',
+    url: 'https://posts.provider-a.example/feed',
+    checkedAt: new Date(NOW.getTime() - 40_000).toISOString(),
+    ok,
+    error: ok ? null : 'HTTP 503',
+    itemsSeen: ok ? 3 : 0,
+  });
+  const response = (state: SourcesResponse['state'], ageMs: number, failing: number): SourcesResponse => ({
+    checkedAt: new Date(NOW.getTime() - ageMs).toISOString(),
+    sources: [source(true), source(true), ...Array.from({ length: failing }, () => source(false))],
+    state,
+  });
+  const responses: SourcesResponse[] = [
+    response('current', 0, 0),
+    response('current', 40_000, 1),
+    response('current', 4 * 60_000, 0),
+    response('delayed', 3 * 3_600_000, 2),
+    { checkedAt: null, sources: [], state: 'unknown' },
+  ];
+  return responses.map((one): [string, string] => ['sourceHealthLine', sourceHealthLine(one, NOW, 'zh')]);
+})();
+
+/** Instants as the server (UTC) and the page script (the reader's zone) write them, and the other date forms. */
+const INSTANTS = ['2026-12-03T14:03:00.000Z', '2026-12-31T20:30:00.000Z', '2026-01-01T00:00:00.000Z'];
+const ZONES = ['UTC', 'Asia/Shanghai', 'Asia/Kolkata', 'America/New_York', 'Europe/London', 'Pacific/Chatham'];
+const dateForms: [string, string][] = [
+  ...INSTANTS.flatMap((iso) =>
+    ZONES.map((zone): [string, string] => [`chineseMinute ${zone}`, chineseMinute(iso, zone)]),
+  ),
+  ...INSTANTS.map((iso): [string, string] => ['weekdayMinute', weekdayMinute(iso)]),
+  ['chineseWallMinute', chineseWallMinute('2026-11-24T09:00')],
+];
+
 const EVERY_STRING: [string, string][] = [
   ...strings(zh, ''),
   ...markdownLines,
+  ...pushTexts,
+  ...sourcesLines,
+  ...dateForms,
   ...[-6.5 * 86_400_000, -3 * 3_600_000, -5 * 60_000, 2 * 86_400_000].map((delta): [string, string] => [
     'relativeTime',
     relativeTime(NOW.getTime() + delta, NOW.getTime(), 'zh'),
@@ -144,5 +246,23 @@ describe('Chinese punctuation and spacing', () => {
   it.each(RULES)('%s', (_rule, pattern) => {
     const offending = ALL_STRINGS.filter(([, text]) => pattern.test(text)).map(([path, text]) => `${path}: ${text}`);
     expect(offending).toEqual([]);
+  });
+});
+
+describe('Chinese terms (docs/glossary-zh.md)', () => {
+  it.each(GLOSSARY)('%s', (_rule, pattern) => {
+    const offending = ALL_STRINGS.filter(([, text]) => pattern.test(text)).map(([path, text]) => `${path}: ${text}`);
+    expect(offending).toEqual([]);
+  });
+
+  it('the rules can fail: the strings users reported are caught', () => {
+    const reported = [
+      '迄今为止，24 小时内的可能性得分不如基准率（Brier 分数 0.058，基准率为 0.047；越低越好）。',
+      '计算于 2026-11-27 17:41 UTC. 状态与相对时间在此刻计算',
+      '2026年12月3日 GMT+8 22:03',
+      '供应商 A: 根据最近 20 次间隔',
+    ];
+    for (const text of reported)
+      expect([...RULES, ...GLOSSARY].filter(([, pattern]) => pattern.test(text)).length, text).toBeGreaterThan(0);
   });
 });

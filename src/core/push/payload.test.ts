@@ -55,11 +55,11 @@ describe('pushPayload', () => {
     });
     expect(pushPayload(pending, 'announced', 'zh', BASE)).toMatchObject({
       title: '供应商 A：重置已排定',
-      body: '定于 2026-06-15 10:30 UTC。Resetting all limits at 10:30 UTC.',
+      body: '定于 2026年6月15日 10:30（UTC）。Resetting all limits at 10:30 UTC.',
     });
     expect(pushPayload(pending, 'effective', 'zh', BASE)).toMatchObject({
-      title: '供应商 A：现在重置',
-      body: '自 2026-06-15 10:30 UTC 起生效。Resetting all limits at 10:30 UTC.',
+      title: '供应商 A：重置已生效',
+      body: '自 2026年6月15日 10:30（UTC）起生效。Resetting all limits at 10:30 UTC.',
     });
   });
 

@@ -1,5 +1,4 @@
 import { TRANSLATIONS } from '../i18n/index.ts';
-import { utcMinute } from '../time-format.ts';
 import type { Event } from '../schemas.ts';
 import type { EventKind, Locale, Provider } from '../vocabulary.ts';
 import { hasLaterEffect, type Transition } from './due.ts';
@@ -36,11 +35,12 @@ export function pushPayload(event: Event, transition: Transition, locale: Locale
         ? words.push.scheduledTitle(provider, kind)
         : words.push.title(provider, kind);
   // The summary is the original post's excerpt, in its own language; the sentence before it is ours.
+  // The moment in the words' own form (`2026-06-15 10:30 UTC`, `2026年6月15日 10:30（UTC）`).
   const when =
     transition === 'effective'
-      ? words.push.inEffectSince(utcMinute(event.effectiveAt ?? event.announcedAt))
+      ? words.push.inEffectSince(words.formats.minute(event.effectiveAt ?? event.announcedAt))
       : scheduled
-        ? words.push.scheduledFor(utcMinute(event.effectiveAt as string))
+        ? words.push.scheduledFor(words.formats.minute(event.effectiveAt as string))
         : undefined;
   return {
     title,

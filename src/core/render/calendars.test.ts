@@ -71,7 +71,7 @@ describe('renderWindowCalendar (spec 4.5)', () => {
     expect(lines.every((line) => !/[\r\n]/.test(line) && new TextEncoder().encode(line).length <= 75)).toBe(true);
     expect(lines.some((line) => line.startsWith(' '))).toBe(true);
     const event = parse(zh).getFirstSubcomponent('vevent')!;
-    expect(event.getFirstPropertyValue('summary')).toBe('供应商 B 5 小时窗口重置');
+    expect(event.getFirstPropertyValue('summary')).toBe('供应商 B 的 5 小时窗口重置');
     expect(event.getFirstPropertyValue('description')).toContain('时区：Asia/Shanghai。');
   });
 

@@ -4,7 +4,6 @@ import type { Event, StatusResponse } from '../schemas.ts';
 import { eventPageUrl, SERVICE_NAME } from '../site.ts';
 import { TRANSLATIONS } from '../i18n/index.ts';
 import { KIND_LABELS, PROVIDER_LABELS, STATUS_LABELS } from '../i18n/labels.ts';
-import { utcMinute } from './labels.ts';
 
 /** The Markdown mirror of the board (spec 4.6), in English and in Chinese. */
 
@@ -40,7 +39,7 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
       row.lastReset === null || row.daysSince === null
         ? text.noReset
         : text.lastReset(
-            utcMinute(row.lastReset.effectiveAt ?? row.lastReset.announcedAt),
+            TRANSLATIONS[locale].formats.minute(row.lastReset.effectiveAt ?? row.lastReset.announcedAt),
             TRANSLATIONS[locale].formats.days(row.daysSince),
           );
     lines.push(`- ${status}${between}${last}${between}${text.estimate(row, nowMs)}${end}`);
@@ -53,7 +52,7 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
     const label = `${PROVIDER_LABELS[locale][event.provider]}${open}\`${event.provider}\`${close} · ${KIND_LABELS[locale][event.kind]}`;
     // The summary is the post's own (English) text; the parenthesis after it follows the line's language.
     lines.push(
-      `- ${utcMinute(event.announcedAt)} · ${label} · \`${event.scope}\`${afterTitle}${escapeMarkdown(event.summary)}${locale === 'en' ? ' ' : ''}` +
+      `- ${TRANSLATIONS[locale].formats.minute(event.announcedAt)} · ${label} · \`${event.scope}\`${afterTitle}${escapeMarkdown(event.summary)}${locale === 'en' ? ' ' : ''}` +
         `${open.trim()}[${text.original}](<${new URL(event.sourceUrl).href}>)${comma}[${text.permalink}](<${eventPageUrl(baseUrl, event)}>)${close}`,
     );
   }

@@ -119,6 +119,8 @@ export const en = {
       close: ')',
       comma: ', ',
       pathSeparator: ', ',
+      /** After a mark that ends a sentence or a label, before what follows: none after a full-width mark. */
+      gap: ' ',
     },
     terms: 'Please link back to the service and keep each event’s original post URL when republishing.',
   },
@@ -259,8 +261,9 @@ export const en = {
     trackColumns: { reset: 'Reset', estimated: 'Estimate said', error: 'Off by' },
     trackMedian: (value: string) => `Median absolute error: ${value}.`,
     trackEmpty: 'Not enough history yet to check the estimate.',
-    early: 'early',
-    late: 'after the estimate',
+    /** How far off the estimate was, the amount a number of days (`4.8 days`). */
+    early: (amount: string) => `${amount} early`,
+    late: (amount: string) => `${amount} after the estimate`,
     onTime: 'on the estimate',
     notFoundProvider: 'Unknown provider',
     footerTerms:
@@ -330,6 +333,9 @@ export const en = {
     },
     hoursLocalShort: 'local',
     hoursAlso: '; with scripts on, also',
+    /** Around the time of the sources' last check (a <time> element between them), after the sources line. */
+    sourcesTimeBefore: ' (',
+    sourcesTimeAfter: ')',
     sourcesFailing: 'Not answering:',
     sourcesDetails: 'every source (JSON)',
     listSeparator: ', ',
@@ -393,7 +399,7 @@ export const en = {
   /** "Notify me"'s channels beside browser push: Discord and Slack, feeds and WebSub, calendars, the terminal. */
   notifyChannels,
   /** This locale's forms of numbers and dates. */
-  formats: { days, weekdayMinute },
+  formats: { days, weekdayMinute, minute: utcMinute },
 };
 
 /** The shape of every locale's words (src/core/i18n/<locale>/index.ts). */

@@ -6,7 +6,7 @@ import { chineseDay } from './format.ts';
 /** The forecast section of a provider page in Chinese, in the shape of the English. */
 export const forecastPage: Translations['forecastPage'] = {
   heading: '重置的可能性',
-  byDayTitle: `未来 ${CHANCE_BY_DAY_DAYS} 天内每一天之前重置的可能性`,
+  byDayTitle: `未来 ${CHANCE_BY_DAY_DAYS} 天内，截至每一天已发生重置的可能性`,
   byDayDescription: (first: string, last: string) =>
     `1 天内为 ${first}，${CHANCE_BY_DAY_DAYS} 天内为 ${last}；依据比当前等待更长的过去间隔。`,
   withinColumn: '期限',
@@ -14,18 +14,18 @@ export const forecastPage: Translations['forecastPage'] = {
   withinDays: (day: number) => `${day} 天内`,
   showTable: '以表格查看数值',
   likelyWindow: (from: string, to: string) =>
-    `可能的时间窗口：${from} 至 ${to}（比当前等待更长的过去间隔的中间一半）。`,
+    `可能的时间窗口：${from}至 ${to}。依据是比当前等待更长的过去间隔，取其中间的一半。`,
   trackHeading: '预测的历史表现',
-  trackIntro: `自首次有 ${MIN_FORECAST_GAPS} 次重置间隔起，每 24 小时按当时已知的信息重新运行一次规则，并用之后实际发生的情况为每个可能性打分。Brier 分数是可能性的均方误差（0 为完美，越低越好）。基准率每天给出同一个可能性，即之后发生重置的天数所占比例。值得参考的预测，其分数应低于基准率。`,
+  trackIntro: `自首次有 ${MIN_FORECAST_GAPS} 次重置间隔起，每 24 小时按当时已知的信息重新运行一次规则，并用之后实际发生的情况为每个可能性打分。布里尔分数是可能性的均方误差（0 为完美，越低越好）。基准率是一种对照预测：每天都给出同一个可能性，即事后统计发生了重置的天数所占的比例。值得参考的预测，其布里尔分数应低于基准率的布里尔分数。`,
   trackEmpty: `历史尚不足：至少有 ${MIN_FORECAST_GAPS} 次重置间隔后才开始记录。`,
   trackSince: (firstIso: string, checkpoints: number) =>
-    `自 ${chineseDay(firstIso)} 起：共 ${checkpoints} 次每日检查。`,
+    `自 ${chineseDay(firstIso)}起，共进行了 ${checkpoints} 次每日检查。`,
   scoreColumns: {
     horizon: '重置期限',
     scored: '已评分天数',
-    brier: '预测的 Brier 分数',
+    brier: '预测的布里尔分数',
     baseRate: '基准率',
-    baseRateBrier: '基准率的 Brier 分数',
+    baseRateBrier: '基准率的布里尔分数',
   },
   horizons: { '1d': '24 小时内', '7d': '7 天内' },
   reliabilityTitle: '预测与实际结果对照',

@@ -9,10 +9,10 @@ import { FEED_ITEM_LIMIT } from '../../render/feed-formats.ts';
 import { OVERDUE_FACTOR } from '../../status-word.ts';
 import { REMINDER_MINUTES_BEFORE } from '../../tracker/window-link.ts';
 import { wholeDuration } from '../../time-format.ts';
-import { percent, utcMinute } from '../format.ts';
+import { percent } from '../format.ts';
 import { forecastPage } from './forecast-page.ts';
 import { notifyChannels } from './notify-channels.ts';
-import { days, enumeration, weekdayMinute } from './format.ts';
+import { chineseMinute, chineseWallMinute, days, enumeration, weekdayMinute } from './format.ts';
 
 const HORIZON_DAYS = enumeration(Object.values(FORECAST_HORIZONS));
 
@@ -26,7 +26,7 @@ export const zh: Translations = {
   kinds: { reset: '重置', banked: '储备重置卡', boost: '额度提升', promo: '促销', tease: '预告' },
   statuses: {
     reset_now: '刚刚重置',
-    banked: '有储备卡',
+    banked: '有储备重置卡',
     tease: '已预告',
     waiting: '等待中',
     overdue: '超过常规间隔',
@@ -41,27 +41,27 @@ export const zh: Translations = {
     getFeedRss: 'RSS 2.0 订阅源',
     getFeedAtom: 'Atom 订阅源',
     getFeedJson: 'JSON Feed 1.1 订阅源',
-    getWindowCalendar: '你自己的重置窗口日历（iCalendar）',
-    getAnnouncementCalendar: '全部公告与各供应商的估计，可订阅（iCalendar）',
+    getWindowCalendar: '你自己的用量窗口提醒日历（iCalendar）',
+    getAnnouncementCalendar: '全部公告与各供应商的节奏估计，供订阅（iCalendar）',
     getMarkdownEn: '本看板的 Markdown 版（英文）',
     getMarkdownZh: '本看板的 Markdown 版（中文）',
-    postMcp: 'MCP 服务器（HTTP POST 上的 JSON-RPC 2.0）',
+    postMcp: 'MCP 服务器（基于 HTTP POST 的 JSON-RPC 2.0）',
     getMcpServerCard: 'MCP 服务器卡片',
     getLlmsTxt: '给大语言模型的指引',
     getOpenApi: 'OpenAPI 3.1 接口描述',
     getBadgeSvg: '状态徽章（SVG）',
     getHistoryIndex: '完整历史，每个供应商每年一个文件',
-    getEvent: '单条公告及其来历：记录、核实时间与提交（JSON）',
-    getSources: '看板有多新：上次检查时各监视来源的情况（JSON）',
+    getEvent: '单条公告及其来历：记录时间、核实时间与提交（JSON）',
+    getSources: '看板数据有多新：上次检查时各监视来源的情况（JSON）',
     getForecast: `${HORIZON_DAYS} 天内重置的可能性（JSON）`,
-    getForecastTrackRecord: '预测的历史表现：Brier 分数与可靠性（JSON）',
-    postChatWebhook: '把新事件发到 Discord 或 Slack 频道：webhook 地址、供应商、类型、语言（JSON）',
-    deleteChatWebhook: '停止向 Discord 或 Slack 的 webhook 发送（JSON）',
+    getForecastTrackRecord: '预测的历史表现：布里尔分数与可靠性（JSON）',
+    postChatWebhook: '把新公告发到 Discord 或 Slack 频道：Webhook 地址、供应商、公告类型、语言（JSON）',
+    deleteChatWebhook: '停止向 Discord 或 Slack 的 Webhook 发送（JSON）',
     postWebSub: 'WebSub 中心：订阅源一有变化就推送到你的服务器（表单 POST）',
   },
   sourceHealth: {
     notCheckedYet: '尚未检查来源',
-    checked: (ago: string) => `来源检查于${spaceBeforeDigits(ago)}`,
+    checked: (ago: string) => (ago === '刚刚' ? '来源刚刚检查过' : `来源检查于 ${ago}`),
     answering: (answering: number, total: number) => `${total} 个中 ${answering} 个有响应`,
     failing: (failing: number) => `${failing} 个失败`,
     delayed: (ago: string) => `已延迟：上次检查在${spaceBeforeDigits(ago)}`,
@@ -81,29 +81,29 @@ export const zh: Translations = {
           ? `暂无预测：尚未记录到重置间隔（至少需要 ${MIN_FORECAST_GAPS} 次）。`
           : `暂无预测：仅记录了 ${f.sampleSize} 次重置间隔（至少需要 ${MIN_FORECAST_GAPS} 次）。`,
       beyond_history: (f: Forecast) =>
-        `暂无预测：距上次重置已过 ${(f.elapsedDays ?? 0).toFixed(1)} 天，已达到或超过最近 ${f.sampleSize} 次间隔中的每一次。`,
-      announced: (f: Forecast) => `已宣布于 ${weekdayMinute(f.announcedFor)} 重置。`,
-      teased: (f: Forecast) => `预告于 ${weekdayMinute(f.announcedFor)} 重置，尚未确认。`,
+        `暂无预测：距上次重置已过 ${(f.elapsedDays ?? 0).toFixed(1)} 天，不短于最近 ${f.sampleSize} 次间隔中的任何一次。`,
+      announced: (f: Forecast) => `已宣布将于 ${weekdayMinute(f.announcedFor)}重置。`,
+      teased: (f: Forecast) => `已预告将于 ${weekdayMinute(f.announcedFor)}重置，尚未确认。`,
       no_data: (_: Forecast) => '暂无数据。',
     },
-    note: '这是过去重置间隔的规律，不是供应商的计划：在持续到目前时长的近期等待中，于之后一天或一周内结束的比例。',
+    note: '这是过去重置间隔中的规律，不是供应商的计划：在近期的等待里，取持续时间达到本次等待长度的那些，看其中有多大比例在随后一天或一周内结束。',
     boardHeading: '近期重置的可能性',
   },
   markdown: {
     intro: (updatedAt: string) =>
-      `三家 AI 编程工具供应商关于用量上限重置的官方公告，每条均链接到原始帖子，并附有根据历史节奏推算的下次重置估计。生成时间：${utcMinute(updatedAt)}。本服务与各供应商无关联；数据按原样提供。`,
+      `三家 AI 编程工具供应商关于用量上限重置的官方公告，每条都链接到原帖，并附有下次重置的节奏估计。生成时间：${chineseMinute(updatedAt)}。本服务与各供应商无关联，数据按原样提供。`,
     statusHeading: '状态',
     noReset: '尚无重置记录',
-    lastReset: (at: string, ago: string) => `上次重置：${at}（${ago}前）`,
+    lastReset: (at: string, ago: string) => `上次重置：${at}，${ago}前`,
     estimate: (row: ProviderStatus, nowMs: number) => {
       if (row.nextEstimate === null) return '下次重置：暂无估计（重置次数太少，无法计算节奏）';
-      const basis = `上次重置时间加上最近间隔的中位数 ${days(row.stats.medianIntervalDays!)}；这只是根据节奏的估计，并非供应商的时间表`;
+      const basis = `即上次重置时间加上最近间隔的中位数 ${days(row.stats.medianIntervalDays!)}；这只是节奏估计，并非供应商的时间表`;
       return Date.parse(row.nextEstimate) <= nowMs
-        ? `下次重置：按节奏估计随时可能发生（估计时间 ${utcMinute(row.nextEstimate)} 已过；${basis}）`
-        : `下次重置（节奏估计）：约 ${utcMinute(row.nextEstimate)}（${basis}）`;
+        ? `下次重置：按节奏估计随时可能发生；估计时间 ${chineseMinute(row.nextEstimate)}已过，${basis}`
+        : `下次重置（节奏估计）：约 ${chineseMinute(row.nextEstimate)}，${basis}`;
     },
     latestHeading: '最新公告',
-    original: '原始帖子',
+    original: '原帖',
     permalink: '永久链接',
     none: '暂无公告。',
     endpointsHeading: '机器可读接口',
@@ -115,24 +115,25 @@ export const zh: Translations = {
       close: '）',
       comma: '，',
       pathSeparator: '、',
+      gap: '',
     },
-    terms: '转载时请链接回本服务，并保留每条公告的原始帖子链接。',
+    terms: '转载时请链接回本服务，并保留每条公告的原帖链接。',
   },
   windowCalendar: {
     calendarName: (provider: string) => `${SERVICE_NAME}：${provider} 用量窗口`,
     summary: {
-      resetAt: (provider: string) => `${provider} 5 小时窗口重置`,
-      weeklyAt: (provider: string) => `${provider} 每周窗口重置`,
+      resetAt: (provider: string) => `${provider} 的 5 小时窗口重置`,
+      weeklyAt: (provider: string) => `${provider} 的每周窗口重置`,
     },
     description: {
-      resetAt: (provider: string) => `你的 ${provider} 5 小时用量窗口在此时重置（按你输入的时间）。`,
-      weeklyAt: (provider: string) => `你的 ${provider} 每周用量窗口在此时重置（按你输入的时间）。`,
+      resetAt: (provider: string) => `你在${provider} 的 5 小时用量窗口此时重置（按你输入的时间）。`,
+      weeklyAt: (provider: string) => `你在${provider} 的每周用量窗口此时重置（按你输入的时间）。`,
     },
     notASchedule: '这是根据你自己的重置时间生成的提醒，不是供应商的时间表，也不是官方公告。',
     timeZone: (tz: string) => `时区：${tz}。`,
     alarm: {
-      resetAt: (provider: string) => `${provider} 5 小时窗口将在 ${REMINDER_MINUTES_BEFORE} 分钟后重置`,
-      weeklyAt: (provider: string) => `${provider} 每周窗口将在 ${REMINDER_MINUTES_BEFORE} 分钟后重置`,
+      resetAt: (provider: string) => `${provider} 的 5 小时窗口将在 ${REMINDER_MINUTES_BEFORE} 分钟后重置`,
+      weeklyAt: (provider: string) => `${provider} 的每周窗口将在 ${REMINDER_MINUTES_BEFORE} 分钟后重置`,
     },
   },
   tracker: {
@@ -149,12 +150,13 @@ export const zh: Translations = {
     copyableUrl: '日历链接',
     copy: '复制',
     copied: '已复制',
-    converted: (local: string, timeZone: string, utc: string) => `${timeZone} 的 ${local.replace('T', ' ')} 即 ${utc}`,
+    converted: (local: string, timeZone: string, utc: string) =>
+      `${timeZone} 时间 ${chineseWallMinute(local)} 即 ${utc}`,
     notASchedule: '这些提醒来自你输入的时间，并非供应商的时间表。',
     problems: {
       time_zone: '无法识别该时区。请使用 IANA 时区名，例如 Asia/Shanghai。',
-      reset_time: '该 5 小时窗口时间在你的时区中不存在（是否遇到夏令时切换？）。',
-      weekly_time: '该每周窗口时间在你的时区中不存在（是否遇到夏令时切换？）。',
+      reset_time: '你的时区里没有这个 5 小时窗口时间（可能正逢夏令时切换）。',
+      weekly_time: '你的时区里没有这个每周窗口时间（可能正逢夏令时切换）。',
     },
     languages: { en: 'English', zh: '中文' },
   },
@@ -162,7 +164,7 @@ export const zh: Translations = {
   notify: {
     heading: '通知我',
     intro: '你选择的供应商和类型一有新公告发布，浏览器就会通知你。',
-    fallback: '浏览器通知需要 JavaScript 和支持网页推送的浏览器。没有的话，下面的其他方式照样可以通知你。',
+    fallback: '浏览器通知需要 JavaScript 和支持网页推送的浏览器。不具备这些条件时，下面的其他方式照样可以通知你。',
     providers: '供应商',
     kinds: '公告类型',
     language: '语言',
@@ -182,7 +184,7 @@ export const zh: Translations = {
       dismissed: '浏览器的提示未作回答就关闭了，因此没有订阅。按“通知我”可再次询问。',
       denied: '浏览器设置中已阻止本站的通知：请在本站的网站设置（地址栏旁的图标）中允许，然后再按“通知我”。',
       offline: '无法连接本站：请检查网络连接后再试。',
-      pushService: '浏览器的推送服务未能为此浏览器订阅（{detail}）。请稍后再试，或订阅信息源。',
+      pushService: '浏览器的推送服务未能为此浏览器订阅（{detail}）。请稍后再试，或改用订阅源。',
       busy: '更改太频繁：请一分钟后再试。',
       unavailable: '此服务器现在无法提供通知，请稍后再试。',
       refused: '服务器没有接受订阅（{detail}）。请稍后再试。',
@@ -190,7 +192,7 @@ export const zh: Translations = {
     },
   },
   ui: {
-    siteTagline: '三家 AI 编程工具供应商的官方用量上限重置公告，以及它们的节奏所提示的下一次重置。',
+    siteTagline: '三家 AI 编程工具供应商的官方用量上限重置公告，以及从其节奏推测的下一次重置。',
     nav: { board: '看板', tracker: '窗口提醒', api: '接口', about: '关于' },
     languageSwitch: 'English',
     languageSwitchLabel: '阅读本页英文版',
@@ -210,18 +212,18 @@ export const zh: Translations = {
     estimateWas: '估计时间为',
     upcoming: {
       announced: '已宣布于',
-      teased: '预告于（尚未确认）',
+      teased: '预告（尚未确认）于',
       post: '原帖',
       estimate: '节奏估计：',
     },
-    estimateNote: `估计值为上次重置时间加上最近 ${MEDIAN_BASIS_RESETS} 次重置间隔的中位数：这只是节奏，并非供应商的时间表。`,
+    estimateNote: `估计值为上次重置时间加上最近 ${MEDIAN_BASIS_RESETS} 次重置间隔的中位数；它反映的只是节奏，并非供应商的时间表。`,
     computedAt: '计算于',
     computedNote: '状态与相对时间在此刻计算；刷新页面可获取更新。',
     latestHeading: '最新公告',
-    originalPost: '原始帖子',
+    originalPost: '原帖',
     permalink: '永久链接',
     scope: { global: '所有用户', plan: (name: string) => `套餐：${name}` },
-    effective: '生效',
+    effective: '生效于',
     feeds: '订阅源',
     statsHeading: '统计',
     stats: {
@@ -237,22 +239,22 @@ export const zh: Translations = {
       `此处显示 ${total} 条公告中最新的 ${shown} 条；全部公告见数据文件：`,
     hoursHeading: '重置公告的时段分布',
     hoursUtc: 'UTC 小时',
-    hoursLocal: '你的本地小时',
+    hoursLocal: '你所在时区的小时',
     gapsHeading: '重置间隔',
     gapsMedian: '中位数',
-    gapsOverdue: `逾期线（中位数的 ${OVERDUE_FACTOR} 倍）`,
+    gapsOverdue: `常规间隔上限（中位数的 ${OVERDUE_FACTOR} 倍）`,
     gapsDescription: (count: number) => `相邻两次重置之间的 ${count} 个间隔（天），按时间先后排列。`,
     trackHeading: '估计的准确度',
-    trackIntro: '对每一次过去的重置：按同样的规则，重置前一刻的估计是什么，以及偏差多少。',
+    trackIntro: '对过去的每一次重置，按同样的规则算出它发生前一刻的估计，并列出偏差。',
     trackColumns: { reset: '重置', estimated: '当时的估计', error: '偏差' },
     trackMedian: (value: string) => `绝对误差中位数：${value}。`,
     trackEmpty: '历史尚不足以检验估计。',
-    early: '提前',
-    late: '晚于估计',
+    early: (amount: string) => `比估计早 ${amount}`,
+    late: (amount: string) => `比估计晚 ${amount}`,
     onTime: '与估计一致',
     notFoundProvider: '未知的供应商',
     footerTerms:
-      '数据按原样提供，不作任何保证。本服务与各供应商无关联。转载时请链接回本服务，并保留每条公告的原始帖子链接。',
+      '数据按原样提供，不作任何保证。本服务与各供应商无关联。转载时请链接回本服务，并保留每条公告的原帖链接。',
     badge: '状态徽章',
     badgeAlt: (provider: string, status: string) => `${provider}：${status}`,
     /** Under each event (EventList.astro): the link to the repository's form for a wrong event. */
@@ -269,22 +271,23 @@ export const zh: Translations = {
     },
     aboutPage: {
       intro: (service: string) =>
-        `${service} 收录三家 AI 编程工具供应商关于账户级用量上限重置的官方公告（以及储备重置卡、额度提升、促销与预告），每条都链接到原始的公开帖子，并由此推算看板：每家供应商的状态、统计，以及对下一次重置的诚实的节奏估计。`,
+        `${service} 收录三家 AI 编程工具供应商关于账户级用量上限重置的官方公告（也包括储备重置卡、额度提升、促销与预告），每条都链接到原始的公开帖子。看板由这些公告推算得出：每家供应商的状态、统计数据，以及下一次重置的节奏估计（只是估计，不作承诺）。`,
       estimateHeading: '估计是什么',
       estimate: `下一次重置的估计 = 上次重置时间 + 最近 ${MEDIAN_BASIS_RESETS} 次重置间隔的中位数。它描述的是过去的节奏，不是供应商的时间表；估计时间已过只表示“随时可能”，并不表示“迟到”。每个供应商页面都展示了该估计过去的准确度。`,
       sourcesHeading: '数据来源',
-      sources: '每条公告在发布前都经过人工核对；上游账户每隔几分钟轮询一次。新的公告通过代码仓库中的拉取请求加入。',
+      sources:
+        '每条公告在发布前都经过人工核对；本服务每隔几分钟检查一次上游账户。新公告以拉取请求（pull request）的形式加入项目仓库。',
       termsHeading: '使用条款',
       terms: [
         '本服务与各供应商无关联。',
-        '数据按原样提供，不作任何保证。请容忍空值字段。',
-        '使用数据时请链接回本服务，并在转载时保留每条公告的原始帖子链接（sourceUrl）。',
+        '数据按原样提供，不作任何保证。字段可能为空值（null），请做好处理。',
+        '使用数据时请链接回本服务，并在转载时保留每条公告的原帖链接（sourceUrl）。',
         '所有接口免费、只读，无需密钥或注册。',
       ],
     },
     apiPage: {
       intro: '所有接口免费、只读、无需密钥，均带有 Access-Control-Allow-Origin: *。完整描述见 ',
-      rate: ' 请将请求频率保持在每分钟一次以内；MCP 的限制为每个 IP 每分钟 60 次。',
+      rate: '请将请求频率保持在每分钟一次以内；MCP 的限制为每个 IP 每分钟 60 次。',
       examplesHeading: '示例',
       request: '请求',
       what: '说明',
@@ -295,12 +298,12 @@ export const zh: Translations = {
         timelineCsv: 'RFC 4180 CSV',
         feed: `RSS 2.0，最新 ${FEED_ITEM_LIMIT} 条`,
         calendar: '可订阅的公告日历，附节奏估计',
-        windowCalendar: '你自己窗口的提醒日历（见窗口提醒页）',
+        windowCalendar: '你自己用量窗口的提醒日历（见“窗口提醒”页）',
         markdown: '看板的 Markdown 版',
         forecast: `每个供应商 ${HORIZON_DAYS} 天内重置的可能性：过去间隔的规律，不是供应商的计划`,
       },
       mcpServer: 'MCP 服务器地址：',
-      mcpTools: (tools: string) => `（JSON-RPC 2.0，POST；工具 ${tools}）。服务器卡片：`,
+      mcpTools: (tools: string) => `（JSON-RPC 2.0，POST；工具：${tools}）。服务器卡片：`,
       allHeading: '全部接口',
       errorsHeading: '错误',
       invalid: '无效参数返回 400：',
@@ -310,12 +313,14 @@ export const zh: Translations = {
     unavailablePage: {
       title: '暂时不可用',
       heading: '看板暂时不可用',
-      text: '看板的数据暂时无法读取。请一分钟后再试；数据不会丢失。',
+      text: '看板的数据暂时无法读取。请一分钟后再试；数据不会丢失。在此期间，机器可读接口返回 500 internal_error。',
     },
     hoursLocalShort: '本地',
     hoursAlso: '；启用脚本时另附',
+    sourcesTimeBefore: '。检查时间：',
+    sourcesTimeAfter: '',
     sourcesFailing: '无响应：',
-    sourcesDetails: '各个来源（JSON）',
+    sourcesDetails: '各来源详情（JSON）',
     listSeparator: '、',
     sentenceEnd: '。',
     provenance: {
@@ -324,7 +329,7 @@ export const zh: Translations = {
       lag: (minutes: number) => {
         const { amount, unit } = wholeDuration(Math.abs(minutes));
         const words = { minutes: '分钟', hours: '小时', days: '天' }[unit];
-        return `（帖子发布${minutes < 0 ? '前' : '后'} ${amount} ${words}）`;
+        return `，即帖子发布${minutes < 0 ? '前' : '后'} ${amount} ${words}`;
       },
       commit: '提交',
       separator: '，',
@@ -336,12 +341,12 @@ export const zh: Translations = {
     teasedForAfter: '重置',
     teasedNoTime: '已预告，未给出时间',
     notConfirmedYet: '尚未确认',
-    passedAgo: (ago: string) => `（${ago}）`,
+    passedAgo: (ago: string) => `，${ago}`,
     horizons: { '1d': '24 小时内', '7d': '7 天内' },
     worseThanBaseRate: (horizons: string[], briers: string[], baseRates: string[]) =>
       horizons.length === 1
-        ? `迄今为止，${horizons[0]}的可能性得分不如基准率（Brier 分数 ${briers[0]}，基准率为 ${baseRates[0]}；越低越好）。`
-        : `迄今为止，${horizons.map((horizon, index) => (index === 0 ? horizon : spaceBeforeDigits(horizon))).join('和')}的可能性得分均不如基准率（Brier 分数分别为 ${briers.join(' 和 ')}，基准率分别为 ${baseRates.join(' 和 ')}；越低越好）。`,
+        ? `迄今为止，${horizons[0]}重置可能性的预测表现不如基准率：其布里尔分数为 ${briers[0]}，基准率的布里尔分数为 ${baseRates[0]}（越低越好）。`
+        : `迄今为止，${horizons.map((horizon, index) => (index === 0 ? horizon : spaceBeforeDigits(horizon))).join('和')}重置可能性的预测表现均不如基准率：其布里尔分数分别为 ${briers.join(' 和 ')}，基准率的布里尔分数分别为 ${baseRates.join(' 和 ')}（越低越好）。`,
     worseMark: '不如基准率',
     scrollCue: '左右滑动图表可查看全部 →',
   },
@@ -349,9 +354,9 @@ export const zh: Translations = {
   push: {
     title: (provider: string, kind: string) => `${provider}：${kind}`,
     scheduledTitle: (provider: string, kind: string) => `${provider}：${kind}已排定`,
-    effectiveTitle: (provider: string, kind: string) => `${provider}：现在${kind}`,
+    effectiveTitle: (provider: string, kind: string) => `${provider}：${kind}已生效`,
     scheduledFor: (time: string) => `定于 ${time}。`,
-    inEffectSince: (time: string) => `自 ${time} 起生效。`,
+    inEffectSince: (time: string) => `自 ${time}起生效。`,
     separator: '',
   },
   /**
@@ -368,5 +373,5 @@ export const zh: Translations = {
   forecastPage,
   notifyChannels,
   /** This locale's forms of numbers and dates. */
-  formats: { days, weekdayMinute },
+  formats: { days, weekdayMinute, minute: (iso: string) => chineseMinute(iso) },
 };

@@ -5,7 +5,7 @@ export const notifyChannels: Translations['notifyChannels'] = {
   summaries: {
     browser: '在此浏览器中',
     chat: '在 Discord 或 Slack 频道中',
-    feeds: '在信息源阅读器中',
+    feeds: '在订阅源阅读器中',
     calendars: '在日历中',
     terminal: '在终端或状态栏中',
   },
@@ -38,11 +38,11 @@ export const notifyChannels: Translations['notifyChannels'] = {
     intro: '最新公告的 RSS、Atom 或 JSON Feed：',
     everyProvider: '所有供应商',
     websub: '支持 WebSub 的阅读器无需轮询，每有变化，中心就会立即推送：',
-    developers: '开发者可以向该中心发送表单 POST（WebSub 第 5.1 节），为自己的服务器订阅任一信息源；接口说明见',
+    developers: '开发者可以向该中心发送表单 POST（WebSub 第 5.1 节），为自己的服务器订阅任一订阅源；接口说明见',
     apiPage: '接口页面',
   },
   calendars: {
-    intro: '每条公告和各供应商的估计，可供订阅：把链接地址复制到日历应用中（“订阅”“从 URL 添加”）。',
+    intro: '订阅全部公告和各供应商的节奏估计：把链接地址复制到日历应用中（菜单项通常叫“订阅日历”或“从 URL 添加”）。',
     everyProvider: '所有供应商',
     tracker: '在你自己的用量窗口重置之前提醒你：',
   },
