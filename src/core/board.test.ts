@@ -264,6 +264,15 @@ describe('deriveNextEstimate', () => {
       note: expect.stringMatching(/not a vendor schedule/),
     });
   });
+
+  it('says a passed estimate passed, with its date, and never "any time now"', () => {
+    // Resets 2 days apart, the last 10 days before NOW (2026-06-15 12:00): the estimate was 2026-06-07 12:00.
+    const note = deriveNextEstimate('provider_a', resetsWithGaps([2, 2], 10), NOW).note;
+    expect(note).toContain('It passed on 2026-06-07 12:00 UTC with no reset since');
+    expect(note).toContain('get_forecast');
+    expect(note).not.toMatch(/any time now/i);
+    expect(deriveNextEstimate('provider_a', resetsWithGaps([2, 2], 1), NOW).note).not.toContain('passed');
+  });
 });
 
 describe('resetGapSeries', () => {

@@ -4,6 +4,7 @@ import { resetsInEffect, summarizeProvider, type ProviderSummary } from './histo
 import { effectiveMs, MS_PER_DAY, toIsoTimestamp } from './ordering.ts';
 import type { Event, NextEstimate, ProviderStatus, StatusResponse } from './schemas.ts';
 import { deriveStatusWord } from './status-word.ts';
+import { utcMinute } from './time-format.ts';
 
 /**
  * A provider's cadence at `now`: the summary with the pending resets whose time has come folded in. The one
@@ -89,7 +90,17 @@ export function statusFromSummary(summary: ProviderSummary, now: Date): Provider
   };
 }
 
-export const ESTIMATE_NOTE = `A cadence estimate: the last reset plus the median gap between the last ${MEDIAN_BASIS_RESETS} resets. It is not a vendor schedule; a time in the past means any time now.`;
+const ESTIMATE_IS = `A cadence estimate: the last reset plus the median gap between the last ${MEDIAN_BASIS_RESETS} resets. It is not a vendor schedule.`;
+
+/**
+ * What the estimate is, and, once its time has passed, that it passed (decisions.md, "One honest answer"): never
+ * "any time now", which a provider with a small chance of a reset today would contradict.
+ */
+export function estimateNote(nextEstimate: string | null, now: Date): string {
+  if (nextEstimate === null) return `${ESTIMATE_IS} There is none yet: too few resets to measure a cadence.`;
+  if (Date.parse(nextEstimate) > now.getTime()) return ESTIMATE_IS;
+  return `${ESTIMATE_IS} It passed on ${utcMinute(nextEstimate)} with no reset since: read it as passed, not as due. For when a reset is likely now, get_forecast gives the chances and the likely window.`;
+}
 
 /** One provider's estimate and what it rests on (the MCP tool get_next_estimate). */
 export function estimateFromSummary(summary: ProviderSummary, now: Date): NextEstimate {
@@ -102,7 +113,7 @@ export function estimateFromSummary(summary: ProviderSummary, now: Date): NextEs
     nextEstimate: estimate === null ? null : toIsoTimestamp(estimate.nextMs),
     medianIntervalDays: msToDays(estimate?.medianGapMs ?? null),
     sampleSize: estimate?.sampleSize ?? 0,
-    note: ESTIMATE_NOTE,
+    note: estimateNote(estimate === null ? null : toIsoTimestamp(estimate.nextMs), now),
   };
 }
 

@@ -3,8 +3,10 @@ import { type EdgeDataset, recentEvents, summariesOf } from './dataset.ts';
 import { forecastResponse } from './forecast/rule.ts';
 import type { Forecast } from './forecast/schemas.ts';
 import type { ForecastScores } from './forecast/skill.ts';
+import type { ProviderSummary } from './history.ts';
 import type { Event, StatusResponse } from './schemas.ts';
-import { type UnconfirmedTease, type UpcomingReset, unconfirmedTease, upcomingReset } from './upcoming-reset.ts';
+import type { RowFacts } from './board-answer.ts';
+import { rowFacts } from './upcoming-reset.ts';
 import { PROVIDERS, type Provider } from './vocabulary.ts';
 
 /** What the board's home page (`/`, `/zh`) shows, derived from the data set at `now`. */
@@ -13,15 +15,29 @@ export interface HomePageView {
   /** O(20) per provider from the same summaries: the chance of a reset soon, one sentence each. */
   forecasts: Forecast[];
   latest: Event[];
-  upcoming: Record<Provider, UpcomingReset | null>;
-  /** A live tease whose time has passed without a reset: its row says so. */
-  unconfirmed: Record<Provider, UnconfirmedTease | null>;
+  /** Each row's facts for its one answer to "when" (src/core/board-answer.ts), in the board's order. */
+  rows: RowFacts[];
   /** The forecast's Brier scores beside the base rate's, as of the build. */
   forecastScores: Record<Provider, ForecastScores>;
 }
 
 const perProvider = <T>(value: (provider: Provider) => T): Record<Provider, T> =>
   Object.fromEntries(PROVIDERS.map((provider) => [provider, value(provider)])) as Record<Provider, T>;
+
+/** The board, the forecasts and each row's facts for its one answer (the board's page and its Markdown mirror). */
+export function boardAnswers(
+  summaries: Readonly<Record<Provider, ProviderSummary>>,
+  now: Date,
+): Pick<HomePageView, 'board' | 'forecasts' | 'rows'> {
+  const board = boardFromSummaries(summaries, now);
+  const forecasts = forecastResponse(summaries, now).providers;
+  const forecastOf = (provider: Provider) => forecasts.find((forecast) => forecast.provider === provider) ?? null;
+  return {
+    board,
+    forecasts,
+    rows: board.providers.map((row) => rowFacts(summaries[row.provider], row, forecastOf(row.provider), now)),
+  };
+}
 
 /**
  * Derived by the page itself (src/pages/index.astro), before Astro starts streaming: a data set that makes this
@@ -30,14 +46,9 @@ const perProvider = <T>(value: (provider: Provider) => T): Record<Provider, T> =
  * with its own stack.
  */
 export function homePageView(dataset: EdgeDataset, now: Date): HomePageView {
-  const summaries = summariesOf(dataset);
-  const board = boardFromSummaries(summaries, now);
   return {
-    board,
-    forecasts: forecastResponse(summaries, now).providers,
+    ...boardAnswers(summariesOf(dataset), now),
     latest: recentEvents(dataset, 'all', 10),
-    upcoming: perProvider((provider) => upcomingReset(summaries[provider], now)),
-    unconfirmed: perProvider((provider) => unconfirmedTease(summaries[provider], now)),
     forecastScores: perProvider((provider) => dataset.providers[provider].forecastScores),
   };
 }

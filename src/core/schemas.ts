@@ -130,7 +130,7 @@ export const ProviderStatusSchema = z
     lastReset: EventSchema.nullable().describe('most recent event with kind reset'),
     latestSignal: EventSchema.nullable().describe('most recent event of any kind'),
     nextEstimate: UtcTimestampSchema.nullable().describe(
-      `cadence estimate, not a vendor schedule: last reset + median gap of the last ${MEDIAN_BASIS_RESETS} resets; a value in the past means any time now`,
+      `cadence estimate, not a vendor schedule: last reset + median gap of the last ${MEDIAN_BASIS_RESETS} resets; a value in the past means the estimate has passed, not that a reset is due (/api/forecast gives the chance of one soon)`,
     ),
     stats: ProviderStatsSchema,
   })
@@ -145,7 +145,7 @@ export const NextEstimateSchema = z
     nextEstimate: UtcTimestampSchema.nullable().describe('last reset + median gap; null when history is insufficient'),
     medianIntervalDays: Days.nullable().describe(`median gap of the last ${MEDIAN_BASIS_RESETS} resets, in days`),
     sampleSize: z.int().nonnegative().describe('number of gaps the median was taken from (at most 9)'),
-    note: z.string().describe('what the estimate is, and is not'),
+    note: z.string().describe('what the estimate is, and is not, and whether its time has passed'),
   })
   .meta({ id: 'NextEstimate' });
 export type NextEstimate = z.infer<typeof NextEstimateSchema>;

@@ -1,4 +1,7 @@
 import type { Provider } from './enums.ts';
+import { type ProviderSummary, summarizeProvider } from './history.ts';
+import { boardAnswers } from './home-page.ts';
+import { PROVIDERS } from './vocabulary.ts';
 import type { Forecast } from './forecast/schemas.ts';
 import { MS_PER_DAY } from './ordering.ts';
 import type { Event } from './schemas.ts';
@@ -58,3 +61,13 @@ export const makeForecast = (overrides: Partial<Forecast> = {}): Forecast => ({
   announcedFor: '2026-11-24T17:00:00.000Z',
   ...overrides,
 });
+
+/** The board, forecasts and row facts at `now` from every event, as the home page derives them from summaries. */
+export const boardAnswersAt = (events: readonly Event[], now: Date = NOW) =>
+  boardAnswers(
+    Object.fromEntries(PROVIDERS.map((provider) => [provider, summarizeProvider(provider, events, now)])) as Record<
+      Provider,
+      ProviderSummary
+    >,
+    now,
+  );

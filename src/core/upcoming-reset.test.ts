@@ -58,10 +58,23 @@ describe('unconfirmedTease: a live tease whose time has passed without a reset',
     expect(upcomingReset(summary, NOW)?.basis).toBe('announced');
   });
 
-  it('is nothing once the tease is older than 7 days, when the status word no longer says "tease"', () => {
+  it('stays while it is the latest signal, whatever its age, once the status word no longer says "tease"', () => {
+    const stale = tease(30, daysBefore(29));
+    const events = [resetDaysAgo(50, { id: 'r0' }), resetDaysAgo(40, { id: 'r1' }), stale];
+    expect(status(events).status).not.toBe('tease');
+    expect(unconfirmedTease(at(events), NOW)).toEqual({ at: daysBefore(29), event: stale });
+  });
+
+  it('is nothing once an old tease is no longer the latest signal (a later promotion came)', () => {
     const stale = tease(8, daysBefore(6));
-    expect(status([...history, stale]).status).not.toBe('tease');
-    expect(unconfirmedTease(at([...history, stale]), NOW)).toBeNull();
+    const promotion = makeEvent({ id: 'promo', kind: 'promo', announcedAt: daysBefore(5) });
+    expect(unconfirmedTease(at([...history, stale, promotion]), NOW)).toBeNull();
+  });
+
+  it('stays while the tease is live, even under a later signal of another kind', () => {
+    const passed = tease(3, daysBefore(2));
+    const promotion = makeEvent({ id: 'promo', kind: 'promo', announcedAt: daysBefore(1) });
+    expect(unconfirmedTease(at([...history, passed, promotion]), NOW)).toEqual({ at: daysBefore(2), event: passed });
   });
 
   it('holds later than the summary was made: a tease still ahead at the build passes by the request', () => {

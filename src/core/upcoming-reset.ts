@@ -1,8 +1,12 @@
 import type { ProviderSummary } from './history.ts';
 import { forecastFactsFromSummary, judgeForecast } from './forecast/rule.ts';
-import { announcedMs, effectiveMs, toIsoTimestamp } from './ordering.ts';
-import type { Event } from './schemas.ts';
-import { teaseIsLive } from './status-word.ts';
+import { effectiveMs, toIsoTimestamp } from './ordering.ts';
+import type { RowFacts } from './board-answer.ts';
+import type { Forecast } from './forecast/schemas.ts';
+import type { Event, ProviderStatus } from './schemas.ts';
+import { type UnconfirmedTease, unconfirmedTeaseOf } from './unconfirmed-tease.ts';
+
+export type { UnconfirmedTease };
 
 /**
  * The best word there is on a provider's next reset, before any estimate: a reset the vendor has announced for a
@@ -26,24 +30,29 @@ export function upcomingReset(summary: ProviderSummary, now: Date): UpcomingRese
   return { basis: judgement.basis, at: toIsoTimestamp(effectiveMs(event)), event };
 }
 
-/**
- * A live tease (the status rule's, status-word.ts) that names no time still ahead: the time it named has passed,
- * or it named none, and no reset is on record since it was posted (none announced for later either). Its row
- * says so ("teased for <time> · not confirmed yet"), so that the status word "Teased" never stands alone for a
- * tease whose moment came and went (decisions.md, "The board on a phone"). An announced reset needs no such
- * line: once its time comes, the announcement itself is the reset on record.
- */
-export interface UnconfirmedTease {
-  /** The time the tease named (UTC), now past; null when it named none. */
-  at: string | null;
-  /** The tease: its sourceUrl is the post to link. */
-  event: Event;
+export function unconfirmedTease(summary: ProviderSummary, now: Date): UnconfirmedTease | null {
+  const { newestTease, soonestPending, lastReset, nowMs } = forecastFactsFromSummary(summary, now);
+  return unconfirmedTeaseOf({
+    newestTease,
+    latestSignal: summary.latestSignal,
+    lastReset,
+    hasPendingReset: soonestPending !== null,
+    nowMs,
+  });
 }
 
-export function unconfirmedTease(summary: ProviderSummary, now: Date): UnconfirmedTease | null {
-  const { newestTease: tease, soonestPending, lastReset, nowMs } = forecastFactsFromSummary(summary, now);
-  if (tease === null || soonestPending !== null || !teaseIsLive(tease, lastReset, nowMs)) return null;
-  if (lastReset !== null && effectiveMs(lastReset) >= announcedMs(tease)) return null;
-  if (tease.effectiveAt !== null && effectiveMs(tease) > nowMs) return null;
-  return { at: tease.effectiveAt === null ? null : toIsoTimestamp(effectiveMs(tease)), event: tease };
+/** A row's facts at `now` for its one answer to "when" (src/core/board-answer.ts), from the provider's summary. */
+export function rowFacts(
+  summary: ProviderSummary,
+  row: ProviderStatus,
+  forecast: Forecast | null,
+  now: Date,
+): RowFacts {
+  const vendor = upcomingReset(summary, now);
+  return {
+    row,
+    forecast,
+    upcoming: vendor === null ? null : { basis: vendor.basis, at: vendor.at, sourceUrl: vendor.event.sourceUrl },
+    unconfirmed: unconfirmedTease(summary, now),
+  };
 }

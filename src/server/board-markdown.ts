@@ -1,6 +1,6 @@
-import { boardFromSummaries } from '../core/board.ts';
 import { recentEvents, summariesOf } from '../core/dataset.ts';
 import type { Locale } from '../core/enums.ts';
+import { boardAnswers } from '../core/home-page.ts';
 import { MARKDOWN_LATEST_COUNT, renderBoardMarkdown } from '../core/render/markdown.ts';
 import { BASE_URL } from './base-url.ts';
 import type { EdgeContext } from './context.ts';
@@ -12,7 +12,7 @@ import { SERVES_SAMPLE_DATA } from './sample-data.ts';
  */
 export async function boardMarkdown(context: EdgeContext, locale: Locale): Promise<string> {
   const dataset = await context.dataset();
-  const board = boardFromSummaries(summariesOf(dataset), context.now);
+  const { board, rows } = boardAnswers(summariesOf(dataset), context.now);
   const events = recentEvents(dataset, 'all', MARKDOWN_LATEST_COUNT);
-  return renderBoardMarkdown({ board, events, baseUrl: BASE_URL, locale, sampleData: SERVES_SAMPLE_DATA });
+  return renderBoardMarkdown({ board, rows, events, baseUrl: BASE_URL, locale, sampleData: SERVES_SAMPLE_DATA });
 }

@@ -1,32 +1,15 @@
-import { chatConnected as connectedEn } from '../i18n/en/chat-connected.ts';
 import { TRANSLATIONS } from '../i18n/index.ts';
-import { chatConnected as connectedZh } from '../i18n/zh/chat-connected.ts';
+import { fillText } from '../i18n/template.ts';
 import type { ChatPlatform } from '../outbound/chat-platform.ts';
 import { localizedPath, SERVICE_NAME } from '../site.ts';
 import { EVENT_KINDS, type EventKind, type Locale, PROVIDERS, type Provider } from '../vocabulary.ts';
 import type { ChatMessage } from './message.ts';
 import { slackLink, slackText } from './slack-text.ts';
 
-/** The connected message's words per language (src/core/i18n/<locale>/chat-connected.ts). */
-const CONNECTED_WORDS: Record<Locale, typeof connectedEn> = { en: connectedEn, zh: connectedZh };
-
 /** What a new chat webhook was connected for: the subscription's providers and kinds. */
 export interface ConnectedChoices {
   providers: readonly Provider[];
   kinds: readonly EventKind[];
-}
-
-/** `template` with each `{name}` replaced by its value as given, and the template's own words passed through `text`. */
-function filled(template: string, values: Record<string, string>, text = (words: string) => words): string {
-  return template
-    .split(/\{(\w+)\}/)
-    .map((part, index) => {
-      if (index % 2 === 0) return text(part);
-      const value = values[part];
-      if (value === undefined) throw new Error(`the words "${template}" name {${part}}, which has no value`);
-      return value;
-    })
-    .join('');
 }
 
 /**
@@ -43,8 +26,8 @@ export function connectedMessage(
   baseUrl: string,
   now: Date,
 ): ChatMessage {
-  const words = CONNECTED_WORDS[locale];
   const labels = TRANSLATIONS[locale];
+  const words = labels.chatConnected;
   const providers = PROVIDERS.filter((provider) => choices.providers.includes(provider))
     .map((provider) => labels.providers[provider])
     .join(words.listSeparator);
@@ -52,7 +35,7 @@ export function connectedMessage(
     .map((kind) => labels.kinds[kind])
     .join(words.listSeparator);
   const boardUrl = `${baseUrl.replace(/\/+$/, '')}${localizedPath('/', locale)}#notify`;
-  const title = filled(words.title, { service: SERVICE_NAME });
+  const title = fillText(words.title, { service: SERVICE_NAME });
   if (platform === 'discord')
     return {
       content: title,
@@ -61,13 +44,13 @@ export function connectedMessage(
         {
           title,
           url: boardUrl,
-          description: `${filled(words.what, { providers, kinds })}\n\n${filled(words.stop, { board: `[${words.board}](${boardUrl})` })}`,
+          description: `${fillText(words.what, { providers, kinds })}\n\n${fillText(words.stop, { board: `[${words.board}](${boardUrl})` })}`,
           timestamp: now.toISOString(),
         },
       ],
     };
-  const what = filled(words.what, { providers: slackText(providers), kinds: slackText(kinds) }, slackText);
-  const stop = filled(words.stop, { board: slackLink(boardUrl, words.board) }, slackText);
+  const what = fillText(words.what, { providers: slackText(providers), kinds: slackText(kinds) }, slackText);
+  const stop = fillText(words.stop, { board: slackLink(boardUrl, words.board) }, slackText);
   return {
     text: slackText(title),
     blocks: [

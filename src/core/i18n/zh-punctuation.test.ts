@@ -4,7 +4,7 @@ import { FORECAST_BASES } from '../forecast/schemas.ts';
 import { compareNewestFirst } from '../ordering.ts';
 import { renderBoardMarkdown } from '../render/markdown.ts';
 import { relativeTime } from '../render/relative-time.ts';
-import { makeEvent, makeForecast, NOW, resetsWithGaps } from '../test-events.ts';
+import { boardAnswersAt, makeEvent, makeForecast, NOW, resetsWithGaps } from '../test-events.ts';
 import { TRANSITIONS } from '../push/due.ts';
 import { pushPayload } from '../push/payload.ts';
 import { sourceHealthLine, type SourcesResponse } from '../sources.ts';
@@ -163,6 +163,7 @@ function* strings(value: unknown, path: string): Generator<[string, string]> {
 
 const markdownLines = renderBoardMarkdown({
   board: BOARD,
+  rows: boardAnswersAt(EVENTS, NOW).rows,
   events: EVENTS,
   baseUrl: 'https://board.example',
   locale: 'zh',

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deriveBoard } from '../board.ts';
 import { compareNewestFirst, MS_PER_DAY } from '../ordering.ts';
-import { makeEvent, NOW, resetsWithGaps } from '../test-events.ts';
+import { boardAnswersAt, makeEvent, NOW, resetsWithGaps } from '../test-events.ts';
 import { escapeMarkdown, renderBoardMarkdown } from './markdown.ts';
 import { TRICKY_SUMMARIES, trickyEvents } from './tricky-events.ts';
 
@@ -14,7 +13,8 @@ function render(
   sampleData = false,
 ) {
   const sorted = [...events].sort(compareNewestFirst);
-  return renderBoardMarkdown({ board: deriveBoard(sorted, now), events: sorted, baseUrl: BASE, locale, sampleData });
+  const { board, rows } = boardAnswersAt(sorted, now);
+  return renderBoardMarkdown({ board, rows, events: sorted, baseUrl: BASE, locale, sampleData });
 }
 
 describe('renderBoardMarkdown', () => {
@@ -36,15 +36,65 @@ describe('renderBoardMarkdown', () => {
     ])
       expect(markdown).toMatch(new RegExp(`^- \\*\\*${label}\\*\\* \\(\`${id}\`\\): `, 'm'));
     expect(markdown).toMatch(
-      /\*\*Provider A\*\* \(`provider_a`\): .*last reset 2026-06-12 12:00 UTC \(3\.0 days ago\); next reset, cadence estimate: around 2026-06-23 12:00 UTC \(.*not a vendor schedule\)/,
+      /\*\*Provider A\*\* \(`provider_a`\): .*last reset 2026-06-12 12:00 UTC \(3\.0 days ago\); Cadence estimate: 2026-06-23 12:00 UTC \(in 8 days\), from the last reset plus the median gap of the last 10 resets \(11\.0 days\), not a vendor schedule\./,
     );
     expect(markdown).not.toMatch(/scheduled for|will reset on/i);
   });
 
-  it('says "any time now" for an estimate in the past, never "late"', () => {
+  it('says a past estimate "passed" with its date, never "any time now" or "late"', () => {
     const markdown = render('en', resetsWithGaps([2, 2], 10));
-    expect(markdown).toContain('any time now');
-    expect(markdown).not.toMatch(/\blate\b|missed/i);
+    // Reset 10 days before NOW (2026-06-05 12:00), median gap 2 days: the estimate passed on 2026-06-07 12:00.
+    expect(markdown).toContain(
+      'Overdue (`overdue`); last reset 2026-06-05 12:00 UTC (10.0 days ago); Cadence estimate passed: 2026-06-07 12:00 UTC,',
+    );
+    expect(markdown).not.toMatch(/any time now|\blate\b|missed/i);
+    expect(render('zh', resetsWithGaps([2, 2], 10))).toContain('节奏估计已过：');
+    expect(render('zh', resetsWithGaps([2, 2], 10))).not.toContain('随时');
+  });
+
+  it("gives the forecast's likely window as the answer, before the cadence estimate, with the basis named", () => {
+    // Gaps of 6, 7, 8, 9 and 10 days, the last reset 6.5 days ago: the gaps longer than the wait are 7, 8, 9
+    // and 10 days; their 25th and 75th percentiles (type 7) are 7.75 and 9.25 days after the last reset.
+    const markdown = render('en', resetsWithGaps([6, 7, 8, 9, 10], 6.5));
+    const lastReset = NOW.getTime() - 6.5 * MS_PER_DAY;
+    const at = (days: number) => new Date(lastReset + days * MS_PER_DAY).toISOString().slice(0, 16).replace('T', ' ');
+    expect(markdown).toContain(
+      `; Likely between ${at(7.75)} UTC and ${at(9.25)} UTC (forecast: the middle half of the past waits that lasted this long); Cadence estimate: ${at(8)} UTC (tomorrow),`,
+    );
+  });
+
+  it('flags a passed tease that is the latest signal, whatever its age, with its post', () => {
+    const tease = makeEvent({
+      id: 'old-tease',
+      kind: 'tease',
+      announcedAt: new Date(NOW.getTime() - 12 * MS_PER_DAY).toISOString(),
+      effectiveAt: new Date(NOW.getTime() - 11 * MS_PER_DAY).toISOString(),
+    });
+    const markdown = render('en', [...resetsWithGaps([10, 10], 20), tease]);
+    expect(markdown).toContain(
+      `Overdue (\`overdue\`); teased for ${new Date(NOW.getTime() - 11 * MS_PER_DAY).toISOString().slice(0, 16).replace('T', ' ')} UTC (11 days ago) · not confirmed · [the post](<${tease.sourceUrl}>);`,
+    );
+  });
+
+  it('explains every status word in a legend', () => {
+    for (const [locale, heading, line] of [
+      [
+        'en',
+        '## What the status words mean',
+        '- **Overdue** (`overdue`): the wait since the last reset is longer than 1.5 × the median gap of the last 10 resets.',
+      ],
+      [
+        'zh',
+        '## 状态词说明',
+        '- **超过常规间隔**（`overdue`）：距上次重置的等待已超过最近 10 次重置间隔中位数的 1.5 倍。',
+      ],
+    ] as const) {
+      const markdown = render(locale);
+      expect(markdown).toContain(heading);
+      expect(markdown).toContain(line);
+      for (const word of ['reset_now', 'banked', 'tease', 'waiting', 'overdue', 'no_data'])
+        expect(markdown.split(heading)[1]).toContain(`\`${word}\``);
+    }
   });
 
   it('lists the six latest announcements with their original post URLs and permalinks', () => {

@@ -1,5 +1,6 @@
 import type { Locale } from '../enums.ts';
 import { endpointListings } from '../api/endpoints.ts';
+import { type RowFacts, rowAnswer, type Segment, segmentsAsText, statusLegend } from '../board-answer.ts';
 import type { Event, StatusResponse } from '../schemas.ts';
 import { eventPageUrl, SERVICE_NAME } from '../site.ts';
 import { TRANSLATIONS } from '../i18n/index.ts';
@@ -11,6 +12,8 @@ export const MARKDOWN_LATEST_COUNT = 6;
 
 export interface MarkdownInput {
   board: StatusResponse;
+  /** Each row's facts for its one answer to "when" (src/core/board-answer.ts), in the board's order. */
+  rows: readonly RowFacts[];
   /** Published events, newest first. */
   events: readonly Event[];
   baseUrl: string;
@@ -23,7 +26,7 @@ export interface MarkdownInput {
 export const escapeMarkdown = (text: string): string =>
   text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()<>#+\-.!|~]/g, (char) => `\\${char}`);
 
-export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData }: MarkdownInput): string {
+export function renderBoardMarkdown({ board, rows, events, baseUrl, locale, sampleData }: MarkdownInput): string {
   const text = TRANSLATIONS[locale].markdown;
   // Chinese lines take full-width marks (docs/website.md, "Chinese style"): the locale gives them.
   const { between, end, afterTitle, open, close, comma, pathSeparator } = text.punctuation;
@@ -32,7 +35,16 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
   if (sampleData) lines.push(`**${TRANSLATIONS[locale].sampleDataNotice}**`, '');
   lines.push(`> ${text.intro(board.updatedAt)}`, '', `## ${text.statusHeading}`, '');
 
-  for (const row of board.providers) {
+  const words = TRANSLATIONS[locale].boardAnswer;
+  const asText = (segments: readonly Segment[]) =>
+    segmentsAsText(
+      segments,
+      TRANSLATIONS[locale].formats.minute,
+      (href, label) => `[${label}](<${new URL(href).href}>)`,
+    );
+  for (const facts of rows) {
+    const { row } = facts;
+    const { statusNote, answer, estimate } = rowAnswer(facts, nowMs, locale, words);
     // Named by label and by id: an agent matches the id against the API, a person reads the label.
     const status = `**${PROVIDER_LABELS[locale][row.provider]}**${open}\`${row.provider}\`${close}${afterTitle}${STATUS_LABELS[locale][row.status]}${open}\`${row.status}\`${close}`;
     const last =
@@ -42,7 +54,23 @@ export function renderBoardMarkdown({ board, events, baseUrl, locale, sampleData
             TRANSLATIONS[locale].formats.minute(row.lastReset.effectiveAt ?? row.lastReset.announcedAt),
             TRANSLATIONS[locale].formats.days(row.daysSince),
           );
-    lines.push(`- ${status}${between}${last}${between}${text.estimate(row, nowMs)}${end}`);
+    // One answer to "when": the vendor's time or the likely window first, the cadence estimate after, named as one.
+    const parts = [
+      status,
+      ...(statusNote === null ? [] : [asText(statusNote)]),
+      last,
+      ...(answer === null
+        ? []
+        : [`${asText(answer.parts)}${answer.basis === null ? '' : `${open}${asText(answer.basis)}${close}`}`]),
+      `${asText(estimate.parts)}${row.stats.medianIntervalDays === null ? '' : `${comma}${text.estimateBasis(TRANSLATIONS[locale].formats.days(row.stats.medianIntervalDays))}`}`,
+    ];
+    lines.push(`- ${parts.join(between)}${end}`);
+  }
+
+  // Every status word explained where it is shown (decisions.md, "One honest answer").
+  lines.push('', `## ${words.legendHeading}`, '');
+  for (const { status: word, meaning } of statusLegend(words)) {
+    lines.push(`- **${STATUS_LABELS[locale][word]}**${open}\`${word}\`${close}${afterTitle}${meaning}`);
   }
 
   lines.push('', `## ${text.latestHeading}`, '');

@@ -12,8 +12,8 @@ export const forecastPage = {
   chanceColumn: 'Chance',
   withinDays: (day: number) => (day === 1 ? '1 day' : `${day} days`),
   showTable: 'The numbers as a table',
-  likelyWindow: (from: string, to: string) =>
-    `Likely window: ${from} to ${to} (the middle half of the past gaps longer than this wait).`,
+  /** `{from}` and `{to}` are instants, shown in the reader's zone (src/core/board-answer.ts, fillTemplate). */
+  likelyWindow: 'Likely window: {from} to {to} (the middle half of the past gaps longer than this wait).',
   trackHeading: 'How the forecast has held',
   trackIntro: `Every 24 hours since ${MIN_FORECAST_GAPS} gaps between resets first existed, the rule was run again on what was known at that moment, and each chance was scored against what then happened. The Brier score is the mean squared error of the chances (0 is perfect, lower is better). The base rate says the same chance every day: the share of days that a reset followed. A forecast worth reading scores lower than the base rate.`,
   trackEmpty: `Not enough history yet: the record starts once ${MIN_FORECAST_GAPS} gaps between resets exist.`,

@@ -1,4 +1,3 @@
-import type { ProviderStatus } from '../../schemas.ts';
 import { MEDIAN_BASIS_RESETS, MIN_FORECAST_GAPS } from '../../cadence.ts';
 import type { Forecast } from '../../forecast/schemas.ts';
 import { SERVICE_NAME } from '../../site.ts';
@@ -11,6 +10,8 @@ import { wholeDuration } from '../../time-format.ts';
 import { percent, utcMinute } from '../format.ts';
 import { forecastPage } from './forecast-page.ts';
 import { notifyChannels } from './notify-channels.ts';
+import { boardAnswer } from './board-answer.ts';
+import { chatConnected } from './chat-connected.ts';
 import { andList, days, weekdayMinute } from './format.ts';
 
 const HORIZON_DAYS = andList(Object.values(FORECAST_HORIZONS));
@@ -98,13 +99,8 @@ export const en = {
     statusHeading: 'Status',
     noReset: 'no reset recorded yet',
     lastReset: (at: string, ago: string) => `last reset ${at} (${ago} ago)`,
-    estimate: (row: ProviderStatus, nowMs: number) => {
-      if (row.nextEstimate === null) return 'next reset: no estimate yet (too few resets to measure a cadence)';
-      const basis = `last reset + median gap of ${days(row.stats.medianIntervalDays!)}; a cadence estimate, not a vendor schedule`;
-      return Date.parse(row.nextEstimate) <= nowMs
-        ? `next reset: any time now by the cadence estimate (${utcMinute(row.nextEstimate)} has passed; ${basis})`
-        : `next reset, cadence estimate: around ${utcMinute(row.nextEstimate)} (${basis})`;
-    },
+    estimateBasis: (median: string) =>
+      `from the last reset plus the median gap of the last ${MEDIAN_BASIS_RESETS} resets (${median}), not a vendor schedule`,
     latestHeading: 'Latest announcements',
     original: 'original post',
     permalink: 'permalink',
@@ -216,20 +212,10 @@ export const en = {
       nextEstimate: 'Next reset',
       latestSignal: 'Latest signal',
     },
-    never: 'none recorded',
-    noEstimate: 'not enough history',
-    anyTimeNow: 'any time now',
-    estimateWas: 'estimate was',
-    /** The next reset as the vendor put it, shown before the estimate (BoardTable). */
-    upcoming: {
-      announced: 'Announced for',
-      teased: 'Teased for (not confirmed)',
-      post: 'the post',
-      estimate: 'Cadence estimate:',
-    },
     estimateNote: `Estimates are the last reset plus the median gap of the last ${MEDIAN_BASIS_RESETS} resets: a cadence, not a vendor schedule.`,
     computedAt: 'Computed',
-    computedNote: 'Status and relative times were computed at this moment; reload for newer.',
+    computedNote:
+      'Status and relative times were computed at this moment; with JavaScript the board’s rows keep themselves current, without it reload for newer.',
     latestHeading: 'Latest announcements',
     originalPost: 'original post',
     permalink: 'permalink',
@@ -246,6 +232,9 @@ export const en = {
     },
     days,
     historyHeading: 'History',
+    /** The folded archive's and the estimate's checks' summaries on a provider page: the answer and charts come first. */
+    historyShow: (count: number) => `Show all ${count} ${count === 1 ? 'event' : 'events'}`,
+    trackShow: (count: number) => `Show every check (${count})`,
     historyTruncated: (shown: number, total: number) =>
       `The newest ${shown.toLocaleString('en')} of ${total.toLocaleString('en')} announcements; every one is in the data files:`,
     hoursHeading: 'Reset announcements by hour of day',
@@ -288,7 +277,7 @@ export const en = {
       intro: (service: string) =>
         `${service} publishes the official announcements about account-wide usage-limit resets of three AI coding-tool providers (and banked reset cards, limit boosts, promotions and teases), each linked to its original public post, and derives a board from them: a status per provider, statistics, and an honest cadence estimate of the next reset.`,
       estimateHeading: 'What the estimate is',
-      estimate: `The next reset estimate is the last reset plus the median gap between the last ${MEDIAN_BASIS_RESETS} resets. It describes a past cadence, not a vendor schedule; an estimate in the past means "any time now", never "late". Each provider page shows how well the estimate has done.`,
+      estimate: `The next reset estimate is the last reset plus the median gap between the last ${MEDIAN_BASIS_RESETS} resets. It describes a past cadence, not a vendor schedule; an estimate in the past has passed, which says nothing about when the next reset comes: for that, read the forecast’s likely window and chances. Each provider page shows how well the estimate has done.`,
       sourcesHeading: 'Where the data comes from',
       sources:
         'Every announcement is checked by hand before it is published; the upstream accounts are polled every few minutes. New announcements arrive as pull requests to the project’s repository.',
@@ -359,13 +348,6 @@ export const en = {
    * and the cue of a chart that scrolls inside its frame on a phone.
    */
   glance: {
-    /** Around the teased time (a <time> element between them): "teased for Tue 24 Nov 17:00". */
-    teasedFor: 'teased for',
-    teasedForAfter: '',
-    teasedNoTime: 'teased, no time named',
-    notConfirmedYet: 'not confirmed yet',
-    /** How long ago the teased time was, after it. */
-    passedAgo: (ago: string) => ` (${ago})`,
     horizons: { '1d': '24 h', '7d': '7-day' },
     worseThanBaseRate: (horizons: string[], briers: string[], baseRates: string[]) =>
       horizons.length === 1
@@ -398,6 +380,10 @@ export const en = {
   forecastPage,
   /** "Notify me"'s channels beside browser push: Discord and Slack, feeds and WebSub, calendars, the terminal. */
   notifyChannels,
+  /** The board's one answer to "when" per row, and the legend of its status words (src/core/board-answer.ts). */
+  boardAnswer,
+  /** The one message a chat channel is sent when its webhook is connected (src/core/chat/connected-message.ts). */
+  chatConnected,
   /** This locale's forms of numbers and dates. */
   formats: { days, weekdayMinute, minute: utcMinute },
 };

@@ -13,8 +13,7 @@ export const forecastPage: Translations['forecastPage'] = {
   chanceColumn: '可能性',
   withinDays: (day: number) => `${day} 天内`,
   showTable: '以表格查看数值',
-  likelyWindow: (from: string, to: string) =>
-    `可能的时间窗口：${from}至 ${to}。依据是比当前等待更长的过去间隔，取其中间的一半。`,
+  likelyWindow: '可能的时间窗口：{from}至 {to}。依据是比当前等待更长的过去间隔，取其中间的一半。',
   trackHeading: '预测的历史表现',
   trackIntro: `自首次有 ${MIN_FORECAST_GAPS} 次重置间隔起，每 24 小时按当时已知的信息重新运行一次规则，并用之后实际发生的情况为每个可能性打分。布里尔分数是可能性的均方误差（0 为完美，越低越好）。基准率是一种对照预测：每天都给出同一个可能性，即事后统计发生了重置的天数所占的比例。值得参考的预测，其布里尔分数应低于基准率的布里尔分数。`,
   trackEmpty: `历史尚不足：至少有 ${MIN_FORECAST_GAPS} 次重置间隔后才开始记录。`,

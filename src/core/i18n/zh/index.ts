@@ -1,4 +1,3 @@
-import type { ProviderStatus } from '../../schemas.ts';
 import type { Translations } from '../en/index.ts';
 import { MEDIAN_BASIS_RESETS, MIN_FORECAST_GAPS } from '../../cadence.ts';
 import type { Forecast } from '../../forecast/schemas.ts';
@@ -12,6 +11,8 @@ import { wholeDuration } from '../../time-format.ts';
 import { percent } from '../format.ts';
 import { forecastPage } from './forecast-page.ts';
 import { notifyChannels } from './notify-channels.ts';
+import { boardAnswer } from './board-answer.ts';
+import { chatConnected } from './chat-connected.ts';
 import { chineseMinute, chineseWallMinute, days, enumeration, weekdayMinute } from './format.ts';
 
 const HORIZON_DAYS = enumeration(Object.values(FORECAST_HORIZONS));
@@ -95,13 +96,8 @@ export const zh: Translations = {
     statusHeading: '状态',
     noReset: '尚无重置记录',
     lastReset: (at: string, ago: string) => `上次重置：${at}，${ago}前`,
-    estimate: (row: ProviderStatus, nowMs: number) => {
-      if (row.nextEstimate === null) return '下次重置：暂无估计（重置次数太少，无法计算节奏）';
-      const basis = `即上次重置时间加上最近间隔的中位数 ${days(row.stats.medianIntervalDays!)}；这只是节奏估计，并非供应商的时间表`;
-      return Date.parse(row.nextEstimate) <= nowMs
-        ? `下次重置：按节奏估计随时可能发生；估计时间 ${chineseMinute(row.nextEstimate)}已过，${basis}`
-        : `下次重置（节奏估计）：约 ${chineseMinute(row.nextEstimate)}，${basis}`;
-    },
+    estimateBasis: (median: string) =>
+      `即上次重置时间加上最近 ${MEDIAN_BASIS_RESETS} 次重置间隔的中位数（${median}），并非供应商的时间表`,
     latestHeading: '最新公告',
     original: '原帖',
     permalink: '永久链接',
@@ -206,19 +202,9 @@ export const zh: Translations = {
       nextEstimate: '下次重置',
       latestSignal: '最新动态',
     },
-    never: '尚无记录',
-    noEstimate: '历史不足',
-    anyTimeNow: '随时可能',
-    estimateWas: '估计时间为',
-    upcoming: {
-      announced: '已宣布于',
-      teased: '预告（尚未确认）于',
-      post: '原帖',
-      estimate: '节奏估计：',
-    },
     estimateNote: `估计值为上次重置时间加上最近 ${MEDIAN_BASIS_RESETS} 次重置间隔的中位数；它反映的只是节奏，并非供应商的时间表。`,
     computedAt: '计算于',
-    computedNote: '状态与相对时间在此刻计算；刷新页面可获取更新。',
+    computedNote: '状态与相对时间在此刻计算；启用 JavaScript 时看板各行会自动保持最新，否则请刷新页面。',
     latestHeading: '最新公告',
     originalPost: '原帖',
     permalink: '永久链接',
@@ -235,6 +221,8 @@ export const zh: Translations = {
     },
     days,
     historyHeading: '历史',
+    historyShow: (count: number) => `展开全部 ${count} 条公告`,
+    trackShow: (count: number) => `展开每一次核对（${count} 次）`,
     historyTruncated: (shown: number, total: number) =>
       `此处显示 ${total} 条公告中最新的 ${shown} 条；全部公告见数据文件：`,
     hoursHeading: '重置公告的时段分布',
@@ -273,7 +261,7 @@ export const zh: Translations = {
       intro: (service: string) =>
         `${service} 收录三家 AI 编程工具供应商关于账户级用量上限重置的官方公告（也包括储备重置卡、额度提升、促销与预告），每条都链接到原始的公开帖子。看板由这些公告推算得出：每家供应商的状态、统计数据，以及下一次重置的节奏估计（只是估计，不作承诺）。`,
       estimateHeading: '估计是什么',
-      estimate: `下一次重置的估计 = 上次重置时间 + 最近 ${MEDIAN_BASIS_RESETS} 次重置间隔的中位数。它描述的是过去的节奏，不是供应商的时间表；估计时间已过只表示“随时可能”，并不表示“迟到”。每个供应商页面都展示了该估计过去的准确度。`,
+      estimate: `下一次重置的估计 = 上次重置时间 + 最近 ${MEDIAN_BASIS_RESETS} 次重置间隔的中位数。它描述的是过去的节奏，不是供应商的时间表；估计时间已过只表示这一估计已过，并不说明下一次重置何时到来：这要看预测给出的可能的时间窗口和可能性。每个供应商页面都展示了该估计过去的准确度。`,
       sourcesHeading: '数据来源',
       sources:
         '每条公告在发布前都经过人工核对；本服务每隔几分钟检查一次上游账户。新公告以拉取请求（pull request）的形式加入项目仓库。',
@@ -337,11 +325,6 @@ export const zh: Translations = {
   },
   /** 一眼看清的看板（见 en/index.ts 的 `glance`）：时间已过却未见重置的预告、得分不如基准率的预测，以及手机上图表可横向滑动的提示。 */
   glance: {
-    teasedFor: '预告于',
-    teasedForAfter: '重置',
-    teasedNoTime: '已预告，未给出时间',
-    notConfirmedYet: '尚未确认',
-    passedAgo: (ago: string) => `，${ago}`,
     horizons: { '1d': '24 小时内', '7d': '7 天内' },
     worseThanBaseRate: (horizons: string[], briers: string[], baseRates: string[]) =>
       horizons.length === 1
@@ -372,6 +355,9 @@ export const zh: Translations = {
   /** The provider page's forecast section (src/components/ForecastSection.astro and its charts). */
   forecastPage,
   notifyChannels,
+  boardAnswer,
+  /** The one message a chat channel is sent when its webhook is connected (src/core/chat/connected-message.ts). */
+  chatConnected,
   /** This locale's forms of numbers and dates. */
   formats: { days, weekdayMinute, minute: (iso: string) => chineseMinute(iso) },
 };
