@@ -64,8 +64,8 @@ const firstScreenBoxes = (page: Page) =>
       return {
         provider: row.getAttribute('data-provider'),
         status: box(row.querySelector('.status')),
-        next: box(cell?.querySelector('.upcoming') ?? cell?.querySelector('.estimate') ?? null),
-        nextText: (cell?.querySelector('.upcoming') ?? cell?.querySelector('.estimate'))?.textContent?.trim() ?? '',
+        next: box(cell?.querySelector('.answer') ?? cell?.querySelector('.estimate') ?? null),
+        nextText: (cell?.querySelector('.answer') ?? cell?.querySelector('.estimate'))?.textContent?.trim() ?? '',
       };
     }),
   );
@@ -244,8 +244,8 @@ describe('no page scrolls sideways at 320 px', () => {
 
 describe('honest rows', () => {
   const WORDS = {
-    '/': { teased: 'teased for', unconfirmed: 'not confirmed yet', worse: 'worse than the base rate' },
-    '/zh': { teased: '预告于', unconfirmed: '尚未确认', worse: '不如基准率' },
+    '/': { teased: 'teased for', unconfirmed: 'not confirmed', worse: 'worse than the base rate' },
+    '/zh': { teased: '预告将于', unconfirmed: '尚未确认', worse: '不如基准率' },
   } as const;
 
   it.each(['/', '/zh'] as const)(
@@ -263,7 +263,7 @@ describe('honest rows', () => {
         expect(await line.locator('time').getAttribute('datetime')).toBe(honest.passedTease.effectiveAt);
         expect(await line.locator('a').getAttribute('href')).toBe(honest.passedTease.sourceUrl);
         // The time is passed, so the row offers no "Teased for … (in …)" as the next reset.
-        expect(await row.locator('.upcoming').count()).toBe(0);
+        expect(await row.locator('[data-answer="teased"], [data-answer="announced"]').count()).toBe(0);
         // Only that row says so.
         expect(await page.locator('[data-unconfirmed-tease]').count()).toBe(1);
         await page.close();

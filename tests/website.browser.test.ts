@@ -158,7 +158,7 @@ describe('the board', () => {
     }
   });
 
-  it('reads a passed estimate as "any time now", never "late"', async () => {
+  it('says a passed estimate passed, with its time, never "any time now" or "late"', async () => {
     const now = Date.now();
     const passed = deriveBoard(dataset.events, new Date(now)).providers.filter(
       (row) => row.nextEstimate !== null && Date.parse(row.nextEstimate) <= now,
@@ -166,9 +166,11 @@ describe('the board', () => {
     expect(passed.length).toBeGreaterThan(0);
     const { page } = await open('/');
     for (const row of passed) {
+      const line = page.locator(`tr[data-provider="${row.provider}"] [data-estimate-line]`);
+      expect(await line.textContent()).toContain('Cadence estimate passed');
+      expect(await line.locator('time').getAttribute('datetime')).toBe(row.nextEstimate);
       const cell = (await page.textContent(`tr[data-provider="${row.provider}"] [data-estimate]`)) ?? '';
-      expect(cell).toContain('any time now');
-      expect(cell).not.toMatch(/\blate\b/i);
+      expect(cell).not.toMatch(/any time now|\blate\b/i);
     }
     await page.close();
   });
@@ -445,12 +447,14 @@ describe('the next reset a person sees first', () => {
       })).filter(({ forecast }) => forecast.basis === 'announced' || forecast.basis === 'teased');
       expect(vendorWord.length, 'the served events hold an announced or teased reset ahead').toBeGreaterThan(0);
       const { page } = await open(path);
-      const words = TRANSLATIONS[path === '/' ? 'en' : 'zh'].ui.upcoming;
+      const words = TRANSLATIONS[path === '/' ? 'en' : 'zh'].boardAnswer;
+      // The words before the first placeholder: "Announced for", "Cadence estimate", "已宣布于"…
+      const lead = (template: string) => template.split('{')[0]!.trim();
       for (const { provider, forecast } of vendorWord) {
         const cell = page.locator(`tr[data-provider="${provider}"] [data-column="next-reset"]`);
-        const upcoming = cell.locator('.upcoming');
-        expect(await upcoming.getAttribute('data-upcoming')).toBe(forecast.basis);
-        expect(await upcoming.locator('time').getAttribute('datetime')).toBe(
+        const answer = cell.locator('[data-answer]');
+        expect(await answer.getAttribute('data-answer')).toBe(forecast.basis);
+        expect(await answer.locator('time').getAttribute('datetime')).toBe(
           new Date(forecast.announcedFor!).toISOString(),
         );
         const source = dataset.events.find(
@@ -460,17 +464,19 @@ describe('the next reset a person sees first', () => {
             event.effectiveAt !== null &&
             Date.parse(event.effectiveAt) === Date.parse(forecast.announcedFor!),
         );
-        expect(await upcoming.locator('a').getAttribute('href')).toBe(source?.sourceUrl);
+        expect(await answer.locator('a').getAttribute('href')).toBe(source?.sourceUrl);
         const text = (await cell.textContent()) ?? '';
-        const vendorAt = text.indexOf(words[forecast.basis as 'announced' | 'teased']);
-        const estimateAt = text.indexOf(words.estimate);
+        const vendorAt = text.indexOf(lead(words[forecast.basis as 'announced' | 'teased']));
+        const estimateAt = text.indexOf(lead(words.estimateAhead).replace(/[:：]$/, ''));
         expect(vendorAt).toBeGreaterThanOrEqual(0);
         expect(estimateAt).toBeGreaterThan(vendorAt);
       }
       for (const provider of PROVIDERS.filter((id) => !vendorWord.some((word) => word.provider === id))) {
         const cell = page.locator(`tr[data-provider="${provider}"] [data-column="next-reset"]`);
-        expect(await cell.locator('.upcoming').count()).toBe(0);
-        expect(await cell.textContent()).toContain(words.estimate);
+        expect(await cell.locator('[data-answer="announced"], [data-answer="teased"]').count()).toBe(0);
+        expect(await cell.locator('[data-estimate-line]').textContent()).toContain(
+          lead(words.estimateAhead).replace(/[:：]$/, ''),
+        );
       }
       await page.close();
     },

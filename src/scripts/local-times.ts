@@ -18,9 +18,12 @@ export function showLocalTimes(document: Document): void {
     minute: '2-digit',
     timeZoneName: 'short',
   });
-  for (const element of document.querySelectorAll<HTMLTimeElement>('time[data-local]')) {
+  // Once each: the rows' script (live-status.ts) calls this again after drawing new times, and a time already in
+  // the reader's zone must keep its UTC form as its title.
+  for (const element of document.querySelectorAll<HTMLTimeElement>('time[data-local]:not([data-localized])')) {
     const instant = new Date(element.dateTime);
     if (Number.isNaN(instant.getTime())) continue;
+    element.dataset['localized'] = '';
     element.title = element.textContent?.trim() ?? '';
     element.textContent = chinese ? chineseMinute(element.dateTime, zone) : format.format(instant);
   }

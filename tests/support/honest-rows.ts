@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../../scripts/lib/local-server.ts';
-import { EDGE_DATASET_PATH, publishEvents } from '../../src/core/dataset.ts';
+import { EDGE_DATASET_PATH, EDGE_SUMMARIES_PATH, publishEvents } from '../../src/core/dataset.ts';
 import { PRERENDERED_FILES } from '../../src/core/prerendered.ts';
 import { providerPagePath } from '../../src/core/provider-page.ts';
 import type { Event } from '../../src/core/schemas.ts';
@@ -76,6 +76,8 @@ export function honestRowsEvents(now: Date): HonestRows {
 /** The data files the board and provider pages read, rewritten in a copy of the built output. */
 const DATA_FILES = [
   EDGE_DATASET_PATH,
+  // What /api/status and /api/forecast read (the rows' script reads those): the same summaries, on their own.
+  EDGE_SUMMARIES_PATH,
   '/api/forecast/track-record',
   ...PROVIDERS.map((provider) => providerPagePath(provider)),
 ];
@@ -88,14 +90,26 @@ export async function serveHonestRows(
   builtDir: string,
   now: Date,
 ): Promise<HonestRows & { server: RunningServer; stop: () => Promise<void> }> {
+  const rows = honestRowsEvents(now);
+  return { ...rows, ...(await serveEventsCopy(builtDir, rows.events, now)) };
+}
+
+/**
+ * Copies the shared build (`builtDir`), writes the data files of `events` into it for `now` with the build's own
+ * stamp, and serves it on a server of its own. Call `stop` when done.
+ */
+export async function serveEventsCopy(
+  builtDir: string,
+  events: readonly Event[],
+  now: Date,
+): Promise<{ server: RunningServer; stop: () => Promise<void> }> {
   const copy = await mkdtemp(path.join(tmpdir(), 'departures-board-honest-rows-'));
   await cp(builtDir, copy, { recursive: true });
   const built = JSON.parse(await readFile(path.join(copy, 'client', EDGE_DATASET_PATH), 'utf8')) as {
     stamp: { buildId: string };
   };
-  const rows = honestRowsEvents(now);
   const input = {
-    published: publishEvents(rows.events, now),
+    published: publishEvents([...events], now),
     baseUrl: 'http://127.0.0.1',
     buildId: built.stamp.buildId,
   };
@@ -114,7 +128,6 @@ export async function serveHonestRows(
     throw error;
   }
   return {
-    ...rows,
     server,
     stop: async () => {
       await server.stop();
