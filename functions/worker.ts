@@ -3,13 +3,15 @@ import { withCommonHeaders } from '../src/server/http/cors.ts';
 import { readRestOfBody } from '../src/server/http/request.ts';
 import { noticeBuildOnce } from '../src/server/delivery/first-request.ts';
 import type { DeliveryMessage } from '../src/server/delivery/messages.ts';
+import { cachedPage } from '../src/server/page-cache.ts';
 import { runScheduledWatch } from '../src/server/watch/cron.ts';
 import { answerEdgeRoute } from './app.ts';
 
 /**
  * The worker's entry. Plain static assets are answered by the platform before it runs; the paths of
  * `assets.run_worker_first` and everything that is not a file come here. The route table's edge routes answer
- * first (functions/app.ts), everything else goes to Astro's on-demand pages. Every response leaves with CORS
+ * first (functions/app.ts), everything else goes to Astro's on-demand pages, the board's, the provider pages' and the
+ * tracker's through the per-minute page cache (src/server/page-cache.ts). Every response leaves with CORS
  * `*` and `nosniff`. Whatever reads a built file reads it from the ASSETS of `withBuiltFiles(env)`
  * (src/server/built-files.ts), in every mode.
  */
@@ -17,7 +19,12 @@ export default {
   async fetch(request, env, context) {
     if (asksForBuiltFile(request)) return withCommonHeaders(await answerWithAstro(request, env, context));
     const response = withCommonHeaders(
-      (await answerEdgeRoute(request, withBuiltFiles(env))) ?? (await answerWithAstro(request, env, context)),
+      (await answerEdgeRoute(request, withBuiltFiles(env))) ??
+        (await cachedPage(
+          request,
+          (page) => answerWithAstro(page, env, context),
+          (promise) => context.waitUntil(promise),
+        )),
     );
     // Once the answer is made: a new build's events leave at once (docs/delivery.md, "A new build").
     noticeBuildOnce(env, context);

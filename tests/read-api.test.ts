@@ -260,8 +260,17 @@ describe('feeds', () => {
 
 describe('Markdown mirrors', () => {
   it.each([
-    ['/index.md', ['## Status', '## Latest announcements', '## Machine-readable endpoints', 'cadence estimate']],
-    ['/zh/index.md', ['## 状态', '## 最新公告', '## 机器可读接口', '节奏估计']],
+    [
+      '/index.md',
+      [
+        '## Status',
+        '## What the status words mean',
+        '## Latest announcements',
+        '## Machine-readable endpoints',
+        'Cadence estimate',
+      ],
+    ],
+    ['/zh/index.md', ['## 状态', '## 状态词说明', '## 最新公告', '## 机器可读接口', '节奏估计']],
   ])('GET %s has every required part, regenerated per request', async (path, parts) => {
     const response = await get(path);
     expect(response.status).toBe(200);
@@ -269,7 +278,10 @@ describe('Markdown mirrors', () => {
     expect(response.headers.get('cache-control')).toBe('public, s-maxage=60');
     const markdown = await response.text();
     for (const part of parts) expect(markdown).toContain(part);
-    expect(markdown.match(/^- \*\*/gm)).toHaveLength(3);
+    // One line per provider under the status heading, then one per status word in the legend.
+    const [status, legend] = markdown.split(/^## /m).slice(1, 3);
+    expect(status!.match(/^- \*\*/gm)).toHaveLength(3);
+    expect(legend!.match(/^- \*\*/gm)).toHaveLength(6);
     for (const event of dataset.events.slice(0, 6)) expect(markdown).toContain(event.sourceUrl);
     expect(markdown).toContain(`${baseUrl}/api/status`);
     expect(markdown).toContain(`${baseUrl}/openapi.json`);

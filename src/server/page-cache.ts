@@ -1,0 +1,78 @@
+import { pageCacheKey } from '../core/routes/page-cache-key.ts';
+import { BUILD_ID } from './build-id.ts';
+
+/**
+ * The board, provider pages and the tracker from a per-minute edge cache (docs/performance.md, "Pages from the
+ * edge cache"): the Workers Cache API (`caches.default`, which `wrangler dev` runs locally too) keeps each rendered
+ * page under its key (src/core/routes/page-cache-key.ts) for the rest of its minute, and a render happens only on a
+ * miss. Within an isolate, the requests that miss the same key at once wait for one render instead of making their
+ * own. `X-Page-Cache` says which it was: `hit`, `miss` (this request rendered it) or `shared` (it waited for one).
+ */
+
+export type PageCacheState = 'hit' | 'miss' | 'shared';
+export const PAGE_CACHE_HEADER = 'X-Page-Cache';
+
+interface RenderedPage {
+  status: number;
+  headers: Headers;
+  body: ArrayBuffer;
+}
+
+/** Renders in flight in this isolate, by key: what a concurrent miss of the same key waits for. */
+const rendering = new Map<string, Promise<RenderedPage>>();
+
+const answer = (page: RenderedPage, state: PageCacheState, head: boolean): Response => {
+  const headers = new Headers(page.headers);
+  headers.set(PAGE_CACHE_HEADER, state);
+  return new Response(head ? null : page.body, { status: page.status, headers });
+};
+
+/**
+ * Only a 200 that says how long it may be shared and sets no cookie is kept: an error page or a 503 is rendered
+ * again at the next request. The Cache API keeps it as its `Cache-Control` says (the pages': `s-maxage=60`).
+ */
+const keepable = (page: RenderedPage) =>
+  page.status === 200 && page.headers.has('Cache-Control') && !page.headers.has('Set-Cookie');
+
+export async function cachedPage(
+  request: Request,
+  render: (request: Request) => Promise<Response>,
+  waitUntil: (promise: Promise<unknown>) => void,
+  nowMs: number = Date.now(),
+): Promise<Response> {
+  const head = request.method === 'HEAD';
+  // The Workers runtime's default cache (the DOM's CacheStorage type, which wins here, does not name it); where
+  // there is none (the CPU benchmark imports the worker into Node), every request renders.
+  const cache = (globalThis as { caches?: { default?: Cache } }).caches?.default;
+  const key =
+    (request.method === 'GET' || head) && BUILD_ID !== undefined && cache !== undefined
+      ? pageCacheKey(new URL(request.url), BUILD_ID, nowMs)
+      : null;
+  if (key === null || cache === undefined) return render(request);
+
+  const kept = await cache.match(key);
+  if (kept !== undefined) {
+    const headers = new Headers(kept.headers);
+    headers.set(PAGE_CACHE_HEADER, 'hit');
+    return new Response(head ? null : kept.body, { status: kept.status, headers });
+  }
+
+  const inFlight = rendering.get(key);
+  if (inFlight !== undefined) return answer(await inFlight, 'shared', head);
+
+  // Rendered as a GET whatever the method, so that a HEAD's miss fills the cache for the GETs after it.
+  const rendered = (async (): Promise<RenderedPage> => {
+    const response = await render(head ? new Request(request, { method: 'GET' }) : request);
+    return { status: response.status, headers: new Headers(response.headers), body: await response.arrayBuffer() };
+  })();
+  rendering.set(key, rendered);
+  try {
+    const page = await rendered;
+    if (keepable(page)) {
+      waitUntil(cache.put(key, new Response(page.body, { status: page.status, headers: page.headers })));
+    }
+    return answer(page, 'miss', head);
+  } finally {
+    rendering.delete(key);
+  }
+}
