@@ -6,7 +6,8 @@ import { startServer, type RunningServer } from '../scripts/lib/local-server.ts'
 
 /**
  * The data source made unavailable for real: a copy of the build is served in workerd with its data assets
- * (the data set `/data/board.json` and its summaries' own file `/data/summaries.json`) removed or corrupted,
+ * (the data set `/data/board.json`, the board page's slice of it `/data/board-page.json` and its summaries' own file
+ * `/data/summaries.json`) removed or corrupted,
  * and then with them back but a prerendered file missing.
  *
  * Each fault is served by a server started on the changed copy, as a deploy would serve it. Changing the files
@@ -27,7 +28,7 @@ const NEEDS_DATA = [
 
 let copy: string;
 let server: RunningServer | undefined;
-const DATA_FILES = ['board.json', 'summaries.json'];
+const DATA_FILES = ['board.json', 'board-page.json', 'summaries.json'];
 const dataFile = (name: string) => path.join(copy, 'client/data', name);
 const savedFile = (name: string) => path.join(copy, `${name}.saved`);
 const writeDataFiles = (body: (name: string) => string) =>
@@ -92,14 +93,13 @@ describe('when the data source is unavailable', () => {
    * in the summaries' file by `summaryA` (left as it was when not given).
    */
   async function stampedWithProviderA(providerA: unknown, summaryA?: unknown): Promise<string> {
-    const board = await savedData('board.json');
     const summaries = await savedData('summaries.json');
-    const providers = board['providers'] as Record<string, unknown>;
     const summaryOf = summaries['summaries'] as Record<string, unknown>;
-    await writeFile(
-      dataFile('board.json'),
-      JSON.stringify({ ...board, providers: { ...providers, provider_a: providerA } }),
-    );
+    for (const name of ['board.json', 'board-page.json']) {
+      const board = await savedData(name);
+      const providers = board['providers'] as Record<string, unknown>;
+      await writeFile(dataFile(name), JSON.stringify({ ...board, providers: { ...providers, provider_a: providerA } }));
+    }
     await writeFile(
       dataFile('summaries.json'),
       JSON.stringify({ ...summaries, summaries: { ...summaryOf, provider_a: summaryA ?? summaryOf['provider_a'] } }),

@@ -24,6 +24,21 @@ import { PROVIDERS, type EventKind, type Provider } from './vocabulary.ts';
 export const EDGE_DATASET_PATH = '/data/board.json';
 /** Not a public address of its own: the edge's copy of the summaries that `/data/board.json` also holds. */
 export const EDGE_SUMMARIES_PATH = '/data/summaries.json';
+/**
+ * What the board page (`/`, `/zh`) reads: the edge data set with each provider's 10 newest events only (its
+ * "latest" list merges the 10 newest across providers), so that its first request parses about 20 KiB, not 550.
+ */
+export const BOARD_PAGE_DATASET_PATH = '/data/board-page.json';
+export const BOARD_PAGE_RECENT_EVENTS = 10;
+export const boardPageDataset = (dataset: EdgeDataset): EdgeDataset => ({
+  ...dataset,
+  providers: Object.fromEntries(
+    Object.entries(dataset.providers).map(([provider, data]) => [
+      provider,
+      { ...data, recent: data.recent.slice(0, BOARD_PAGE_RECENT_EVENTS) },
+    ]),
+  ) as EdgeDataset['providers'],
+});
 export const HISTORY_INDEX_PATH = '/data/events/index.json';
 export const historyFilePath = (provider: Provider, year: number) => `/data/events/${provider}/${year}.json`;
 

@@ -4,6 +4,8 @@ import { stamped } from './build-stamp.ts';
 import {
   buildEdgeDataset,
   EDGE_DATASET_PATH,
+  BOARD_PAGE_DATASET_PATH,
+  boardPageDataset,
   EDGE_SUMMARIES_PATH,
   EdgeDatasetFileSchema,
   edgeSummaries,
@@ -82,6 +84,12 @@ export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {
   [EDGE_DATASET_PATH]: (input) =>
     JSON.stringify(
       EdgeDatasetFileSchema.parse(stamped(buildEdgeDataset(input.published.events, builtAt(input)), input.buildId)),
+    ),
+  [BOARD_PAGE_DATASET_PATH]: (input) =>
+    JSON.stringify(
+      EdgeDatasetFileSchema.parse(
+        stamped(boardPageDataset(buildEdgeDataset(input.published.events, builtAt(input))), input.buildId),
+      ),
     ),
   [EDGE_SUMMARIES_PATH]: (input) =>
     JSON.stringify(

@@ -21,7 +21,7 @@ export const providerPagePath = (provider: Provider) => `/data/providers/${provi
  * 500 gaps in the chart and the newest 200 checks of the track record (its median still over all of them).
  * Real histories are far shorter; the limits keep a page, and its data file, bounded (docs/performance.md).
  */
-export const PAGE_LIMITS = { history: 2_000, gaps: 500, checks: 200 } as const;
+export const PAGE_LIMITS = { history: 200, gaps: 500, checks: 50 } as const;
 
 export const ProviderPageDataSchema = z.strictObject({
   provider: ProviderSchema,

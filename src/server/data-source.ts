@@ -1,5 +1,6 @@
 import { carriesStamp } from '../core/build-stamp.ts';
 import {
+  BOARD_PAGE_DATASET_PATH,
   EDGE_DATASET_PATH,
   EDGE_SUMMARIES_PATH,
   hasEdgeDatasetFrame,
@@ -73,6 +74,10 @@ export const loadEdgeSummaries = async (assets: AssetFetcher, origin: string): P
 /** The edge data set: summaries and newest events per provider (its size does not grow with the history). */
 export const loadEdgeDataset = (assets: AssetFetcher, origin: string): Promise<EdgeDataset> =>
   loadOnce(assets, origin, EDGE_DATASET_PATH, hasEdgeDatasetFrame);
+
+/** The board page's slice of the edge data set (`/data/board-page.json`, src/core/dataset.ts). */
+export const loadBoardPageDataset = (assets: AssetFetcher, origin: string): Promise<EdgeDataset> =>
+  loadOnce(assets, origin, BOARD_PAGE_DATASET_PATH, hasEdgeDatasetFrame);
 
 /**
  * One shard of the events' records (src/core/event-records.ts), read per request and not kept: a long history

@@ -2,7 +2,12 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../../scripts/lib/local-server.ts';
-import { EDGE_DATASET_PATH, EDGE_SUMMARIES_PATH, publishEvents } from '../../src/core/dataset.ts';
+import {
+  BOARD_PAGE_DATASET_PATH,
+  EDGE_DATASET_PATH,
+  EDGE_SUMMARIES_PATH,
+  publishEvents,
+} from '../../src/core/dataset.ts';
 import { PRERENDERED_FILES } from '../../src/core/prerendered.ts';
 import { providerPagePath } from '../../src/core/provider-page.ts';
 import type { Event } from '../../src/core/schemas.ts';
@@ -76,6 +81,7 @@ export function honestRowsEvents(now: Date): HonestRows {
 /** The data files the board and provider pages read, rewritten in a copy of the built output. */
 const DATA_FILES = [
   EDGE_DATASET_PATH,
+  BOARD_PAGE_DATASET_PATH,
   // What /api/status and /api/forecast read (the rows' script reads those): the same summaries, on their own.
   EDGE_SUMMARIES_PATH,
   '/api/forecast/track-record',
