@@ -33,6 +33,16 @@ registerHooks({
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
+/** An MCP client's first message. */
+const MCP_INITIALIZE_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } },
+});
+/** Every page people open, in both languages. */
+const PAGE_PATHS = ['/', '/zh', '/provider_a', '/zh/provider_b', '/tracker'];
+
 interface Worker {
   fetch(request: Request, env: unknown, context: unknown): Promise<Response>;
 }
@@ -118,8 +128,19 @@ export const CPU_TARGETS: CpuTarget[] = [
       headers: { 'content-type': 'application/json', 'cf-connecting-ip': '2001:db8::8' },
     },
   },
+  {
+    name: 'POST /mcp initialize',
+    path: '/mcp',
+    init: {
+      method: 'POST',
+      body: MCP_INITIALIZE_BODY,
+      headers: { 'content-type': 'application/json', 'cf-connecting-ip': '2001:db8::9' },
+    },
+  },
   { name: 'GET /api//timeline?provider=x (odd path: 308)', path: '/api//timeline?provider=x' },
   { name: 'GET /openapi.json (a built file through the table)', path: '/openapi.json' },
+  // The pages, rendered on every request here: Node has no Cache API, so these are the per-minute cache's misses.
+  ...PAGE_PATHS.map((path) => ({ name: `GET ${path} (page, rendered)`, path })),
 ];
 
 const cpuMs = (start: NodeJS.CpuUsage) => {
@@ -177,7 +198,8 @@ export const COLD_TARGETS: CpuTarget[] = [
   CPU_TARGETS[0]!,
   CPU_TARGETS.find((target) => target.name === 'GET /api/timeline?provider=provider_b&limit=50')!,
   CPU_TARGETS.find((target) => target.name === 'POST /mcp tools/call get_status')!,
-  { name: 'GET / (the board page)', path: '/' },
+  CPU_TARGETS.find((target) => target.name === 'POST /mcp initialize')!,
+  ...CPU_TARGETS.filter((target) => target.name.endsWith('(page, rendered)')),
 ];
 
 export interface ColdFigures {

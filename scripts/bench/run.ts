@@ -112,6 +112,10 @@ async function loadSection(): Promise<string> {
       path: '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00Z',
     },
     { name: '/feed.xml', path: '/feed.xml' },
+    // The pages through the per-minute page cache (src/server/page-cache.ts): at most one render a minute.
+    { name: 'page / (per-minute cache)', path: '/' },
+    { name: 'page /provider_a (per-minute cache)', path: '/provider_a' },
+    { name: 'page /zh (per-minute cache)', path: '/zh' },
     {
       name: 'MCP tools/call get_status',
       path: '/mcp',
