@@ -36,5 +36,9 @@ SELECT event_id, transition, provider, kind, found_at, suppressed, 1 FROM old.no
 INSERT INTO dispatch_state (name, value) SELECT name, value FROM old.dispatch_state;
 
 INSERT INTO watch_sources SELECT * FROM old.watch_sources;
-INSERT INTO watch_drafts SELECT * FROM old.watch_drafts;
+-- Named columns: the new table has more (migrations/0002_review_retries.sql), which start NULL.
+INSERT INTO watch_drafts (id, provider, source_url, file, found_at, review_state, review_attempts, review_next_at,
+                          review_error)
+SELECT id, provider, source_url, file, found_at, review_state, review_attempts, review_next_at, review_error
+FROM old.watch_drafts;
 INSERT INTO watch_state SELECT * FROM old.watch_state;

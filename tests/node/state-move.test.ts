@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -168,9 +168,12 @@ describe('npm run state:move', () => {
       { event_id: 'old-event', transition: 'announced', fanout_done: 1 },
     ]);
     expect(rows(NEW_ID, 'SELECT COUNT(*) AS n FROM deliveries')).toEqual([{ n: 0 }]);
-    expect(rows(NEW_ID, 'SELECT name FROM d1_migrations ORDER BY id').map((row) => row['name'])).toEqual([
-      '0001_state.sql',
-    ]);
+    // Every migration of the service's database, the ones after the first too (it is migrated as migrations/ is).
+    const migrations = (await readdir(path.join(projectRoot, 'migrations'))).filter((name) => name.endsWith('.sql'));
+    expect(migrations.slice(0, 2)).toEqual(['0001_state.sql', '0002_review_retries.sql']);
+    expect(rows(NEW_ID, 'SELECT name FROM d1_migrations ORDER BY id').map((row) => row['name'])).toEqual(
+      migrations.sort(),
+    );
     expect(rows(NEW_ID, 'SELECT name, value FROM dispatch_state ORDER BY name')).toEqual([
       { name: 'build:abc', value: '2026-11-05T00:00:00.000Z' },
       { name: 'first_dispatch', value: 'token' },
@@ -178,8 +181,22 @@ describe('npm run state:move', () => {
     expect(rows(NEW_ID, 'SELECT feed, etag, failures, items, seen FROM watch_sources')).toEqual([
       { feed: 'https://feeds.example/a.rss', etag: '"v1"', failures: 2, items: 3, seen: '["k1"]' },
     ]);
-    expect(rows(NEW_ID, 'SELECT id, provider, review_state FROM watch_drafts')).toEqual([
-      { id: 'draft-1', provider: 'provider_b', review_state: 'sent' },
+    // The columns the old table had not (migrations/0002_review_retries.sql) start empty.
+    expect(
+      rows(
+        NEW_ID,
+        'SELECT id, provider, review_state, review_next_at, review_status, review_tried_at, review_sent_at FROM watch_drafts',
+      ),
+    ).toEqual([
+      {
+        id: 'draft-1',
+        provider: 'provider_b',
+        review_state: 'sent',
+        review_next_at: '2026-11-06T00:00:00.000Z',
+        review_status: null,
+        review_tried_at: null,
+        review_sent_at: null,
+      },
     ]);
     expect(rows(NEW_ID, 'SELECT value FROM watch_state')).toEqual([
       { value: '{"checkedAt":"2026-11-06T00:00:00.000Z"}' },

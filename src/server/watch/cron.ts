@@ -91,8 +91,27 @@ export async function runScheduledWatch(env: WatchBindings, now: Date): Promise<
       );
     lastMissing = missing;
     if (review.channel === null) return;
-    const sent = await sendWaitingReviews(db, review.channel, now);
-    if (sent.retrying.length + sent.failed.length > 0) console.warn('watch review messages', JSON.stringify(sent));
+    // A draft stored this run was just checked against the build; one that waited may have been recorded since.
+    const justStored = new Set(inserted);
+    const reviews = await sendWaitingReviews(db, review.channel, now, async (drafts) => {
+      const earlier = drafts.filter((draft) => !justStored.has(draft.id));
+      if (earlier.length === 0) return new Set();
+      try {
+        return await recordedInBuild(env.ASSETS, config, earlier);
+      } catch {
+        // The build's records unreadable now: the messages go anyway (a reviewer told twice loses nothing).
+        return new Set();
+      }
+    });
+    // One line per message not sent, for an operator (never the webhook's address: the error is a status or words).
+    for (const failure of reviews.failed)
+      console.warn(
+        `watch: the review message of draft ${failure.id} was not sent (try ${failure.attempts}: ${failure.error}); tried again at ${failure.nextAt}`,
+      );
+    if (reviews.recorded.length > 0)
+      console.log(
+        `watch: ${reviews.recorded.join(', ')} already in the build (published or a draft of the tree): no review message, left out of watch_drafts`,
+      );
   } catch (error) {
     console.error(`watch run of ${now.toISOString()} failed; the next minute's run tries again:`, error);
   }
@@ -131,9 +150,7 @@ function fetchAllowedFeed(
 }
 
 /**
- * The proposals whose post is already recorded: an event of the build with the post's id (its record shard) or
- * URL (among that shard's records), a draft of the built tree, or a draft in D1. An event's id is the post's id
- * from its URL, so the post's event, if there is one, is the record of the id the URL gives.
+ * The proposals whose post is already recorded: a draft in D1, or in the build (recordedInBuild).
  */
 async function knownProposals(
   assets: Pick<Fetcher, 'fetch'>,
@@ -141,30 +158,50 @@ async function knownProposals(
   config: WatchConfig,
   proposals: readonly DraftProposal[],
 ): Promise<Set<DraftProposal>> {
-  const known = new Set<DraftProposal>();
-  if (proposals.length === 0) return known;
+  if (proposals.length === 0) return new Set();
   const stored = await storedDraftKeys(db, proposals);
+  const inBuild = await recordedInBuild(
+    assets,
+    config,
+    proposals.map((proposal) => proposal.event),
+  );
+  return new Set(
+    proposals.filter(
+      ({ event }) => stored.ids.has(event.id) || stored.sourceUrls.has(event.sourceUrl) || inBuild.has(event.id),
+    ),
+  );
+}
+
+/**
+ * The ids among `drafts` whose post the build already has: an event of the build with the post's id (its record
+ * shard) or URL (among that shard's records), or a draft of the built tree. An event's id is the post's id from its
+ * URL, so the post's event, if there is one, is the record of the id the URL gives.
+ */
+async function recordedInBuild(
+  assets: Pick<Fetcher, 'fetch'>,
+  config: WatchConfig,
+  drafts: readonly { id: string; sourceUrl: string }[],
+): Promise<Set<string>> {
+  const recorded = new Set<string>();
+  if (drafts.length === 0) return recorded;
   const treeIds = new Set(config.drafts.map((draft) => draft.id));
   const treeUrls = new Set(config.drafts.map((draft) => draft.sourceUrl));
   const shards = new Map(
     await Promise.all(
-      [...new Set(proposals.map((proposal) => recordShardOf(proposal.event.id)))].map(
+      [...new Set(drafts.map((draft) => recordShardOf(draft.id)))].map(
         async (shard) => [shard, await loadRecordShard(assets, BASE_URL, shard)] as const,
       ),
     ),
   );
-  for (const proposal of proposals) {
-    const { id, sourceUrl } = proposal.event;
+  for (const { id, sourceUrl } of drafts) {
     const shard = shards.get(recordShardOf(id))!;
     if (
-      stored.ids.has(id) ||
-      stored.sourceUrls.has(sourceUrl) ||
       treeIds.has(id) ||
       treeUrls.has(sourceUrl) ||
       recordIn(shard, id) !== undefined ||
       Object.values(shard.records).some((record) => record.event.sourceUrl === sourceUrl)
     )
-      known.add(proposal);
+      recorded.add(id);
   }
-  return known;
+  return recorded;
 }

@@ -1,7 +1,7 @@
 import { chatPlatformOf, type ChatPlatform } from '../../core/outbound/chat-platform.ts';
 import { OUTBOUND_PROBLEM_MESSAGES, outboundAddress, type OutboundRules } from '../../core/outbound/address.ts';
-import { backoffMs } from '../../core/watch/poll-state.ts';
 import { reviewMessage } from '../../core/watch/review-message.ts';
+import { reviewFailureText, reviewRetryMs } from '../../core/watch/review-retry.ts';
 import type { Event } from '../../core/schemas.ts';
 import { REVIEW_SENDS_PER_RUN } from './run-shares.ts';
 import { postChatMessage } from '../delivery/channels/chat/post-message.ts';
@@ -9,7 +9,8 @@ import { postChatMessage } from '../delivery/channels/chat/post-message.ts';
 /**
  * Telling the review channel of new drafts (decisions.md, "Watched every minute, reviewed at once"): each draft
  * the cron stored is claimed, sent once to `REVIEW_WEBHOOK_URL` (a Discord or Slack webhook that passes the
- * outbound-address policy), and marked sent; a message the platform could not take now is tried again later.
+ * outbound-address policy), and marked sent; a message the platform did not take is tried again, with a backoff up
+ * to 30 minutes, until it is sent (decisions.md, "Operable").
  */
 
 export interface ReviewChannel {
@@ -43,93 +44,124 @@ export function reviewChannel(
   return { channel: { ...address, repositoryUrl }, missing: [] };
 }
 
-/** Tries per message before it is given up (with backoff: about an hour of tries). */
-export const REVIEW_MAX_ATTEMPTS = 8;
 /** A claimed message is not claimed again for this long (a run that died while sending is retried then). */
 const CLAIM_LEASE_MS = 10 * 60_000;
-const RETRY_AFTER_MAX_MS = 60 * 60_000;
 
-type SendOutcome =
-  | { kind: 'sent' }
-  | { kind: 'retry'; reason: string; afterMs: number }
-  | { kind: 'failed'; reason: string };
+type SendOutcome = { kind: 'sent' } | { kind: 'failed'; status: number; error: string; afterMs: number };
 
-/** A message the platform could not take now: after the wait it asked for (within an hour), else the backoff. */
-async function post(url: string, body: object, attempts: number, now: Date): Promise<SendOutcome> {
+/**
+ * One try. Whatever is not a success is a failure to try again (review-retry.ts): a 404, 401 or 403 too, since the
+ * reviewer may fix the channel and the draft still needs its reviewer; a 429 or 5xx after the wait it asked for.
+ */
+async function post(url: string, body: object, failures: number, now: Date): Promise<SendOutcome> {
   const outcome = await postChatMessage(url, body, now);
   if (outcome.kind === 'sent') return outcome;
-  if (outcome.kind === 'wait' || outcome.kind === 'retry') {
-    const asked = outcome.retryAfterSeconds;
-    const afterMs = asked === undefined ? backoffMs(attempts) : Math.min(asked * 1000, RETRY_AFTER_MAX_MS);
-    return { kind: 'retry', reason: outcome.reason, afterMs };
-  }
-  // 404: the webhook was deleted; 400, 401, 403: it is not one, or the message is refused. Trying again will not help.
-  return { kind: 'failed', reason: outcome.reason };
+  const asked = outcome.kind === 'wait' || outcome.kind === 'retry' ? outcome.retryAfterSeconds : undefined;
+  return {
+    kind: 'failed',
+    status: outcome.status,
+    error: reviewFailureText(outcome.status, outcome.reason, url),
+    afterMs: reviewRetryMs(failures, asked),
+  };
 }
 
 interface ClaimedRow {
   id: string;
   provider: string;
+  source_url: string;
   file: string;
   review_attempts: number;
 }
 
-export interface ReviewResult {
-  sent: string[];
-  retrying: string[];
-  failed: { id: string; reason: string }[];
+export interface ReviewFailure {
+  id: string;
+  /** Tries so far, this one included. */
+  attempts: number;
+  /** The platform's status; 0: no answer. */
+  status: number;
+  error: string;
+  nextAt: string;
 }
 
-/** Sends the messages of the drafts waiting for one (the new ones first come due at once), at most a run's share. */
-export async function sendWaitingReviews(db: D1Database, channel: ReviewChannel, now: Date): Promise<ReviewResult> {
+export interface ReviewResult {
+  sent: string[];
+  /** Not sent this time: each is tried again at its `nextAt`. */
+  failed: ReviewFailure[];
+  /** Drafts whose post the build already records: left out of the table, their message never sent. */
+  recorded: string[];
+}
+
+/**
+ * The drafts among `drafts` whose post is already in the repository by other means (a published event, or a draft
+ * of the built tree): no reviewer needs to be told of them any more.
+ */
+export type RecordedDrafts = (drafts: readonly { id: string; sourceUrl: string }[]) => Promise<Set<string>>;
+
+/**
+ * Sends the messages that are due (a new draft's at once, a failed one's at its `review_next_at`), at most a run's
+ * share, the longest waiting first. A failed try leaves the message pending ('failed', with its status, reason and
+ * next try) for as long as it takes; a draft whose post the build has since recorded leaves the table instead.
+ */
+export async function sendWaitingReviews(
+  db: D1Database,
+  channel: ReviewChannel,
+  now: Date,
+  recordedDrafts?: RecordedDrafts,
+): Promise<ReviewResult> {
   const at = now.toISOString();
   const { results: claimed } = await db
     .prepare(
-      `UPDATE watch_drafts SET review_attempts = review_attempts + 1, review_next_at = ?1
-       WHERE id IN (SELECT id FROM watch_drafts WHERE review_state = 'waiting' AND review_next_at <= ?2
+      `UPDATE watch_drafts SET review_attempts = review_attempts + 1, review_next_at = ?1, review_tried_at = ?2
+       WHERE id IN (SELECT id FROM watch_drafts WHERE review_state IN ('waiting', 'failed') AND review_next_at <= ?2
                     ORDER BY found_at, id LIMIT ?3)
-       RETURNING id, provider, file, review_attempts`,
+       RETURNING id, provider, source_url, file, review_attempts`,
     )
     .bind(new Date(now.getTime() + CLAIM_LEASE_MS).toISOString(), at, REVIEW_SENDS_PER_RUN)
     .all<ClaimedRow>();
-  const result: ReviewResult = { sent: [], retrying: [], failed: [] };
+  const result: ReviewResult = { sent: [], failed: [], recorded: [] };
   if (claimed.length === 0) return result;
+  const recorded =
+    recordedDrafts === undefined
+      ? new Set<string>()
+      : await recordedDrafts(claimed.map((row) => ({ id: row.id, sourceUrl: row.source_url })));
   const outcomes = await Promise.all(
-    claimed.map(async (row) => {
-      const draft = { event: JSON.parse(row.file) as Event, path: `${row.provider}/${row.id}.json`, file: row.file };
-      const outcome = await post(
-        channel.url,
-        reviewMessage(channel.platform, draft, channel.repositoryUrl),
-        row.review_attempts,
-        now,
-      );
-      if (outcome.kind === 'retry' && row.review_attempts >= REVIEW_MAX_ATTEMPTS)
-        return {
-          row,
-          outcome: { kind: 'failed', reason: `gave up after ${row.review_attempts} tries: ${outcome.reason}` } as const,
-        };
-      return { row, outcome };
-    }),
+    claimed
+      .filter((row) => !recorded.has(row.id))
+      .map(async (row) => {
+        const draft = { event: JSON.parse(row.file) as Event, path: `${row.provider}/${row.id}.json`, file: row.file };
+        const message = reviewMessage(channel.platform, draft, channel.repositoryUrl);
+        return { row, outcome: await post(channel.url, message, row.review_attempts, now) };
+      }),
   );
   const updates = outcomes.map(({ row, outcome }) => {
     if (outcome.kind === 'sent') {
       result.sent.push(row.id);
       return db
-        .prepare("UPDATE watch_drafts SET review_state = 'sent', review_error = NULL WHERE id = ?1")
-        .bind(row.id);
+        .prepare(
+          `UPDATE watch_drafts SET review_state = 'sent', review_error = NULL, review_status = NULL, review_sent_at = ?2
+           WHERE id = ?1`,
+        )
+        .bind(row.id, at);
     }
-    if (outcome.kind === 'retry') {
-      result.retrying.push(row.id);
-      const next = new Date(now.getTime() + outcome.afterMs).toISOString();
-      return db
-        .prepare('UPDATE watch_drafts SET review_next_at = ?2, review_error = ?3 WHERE id = ?1')
-        .bind(row.id, next, outcome.reason);
-    }
-    result.failed.push({ id: row.id, reason: outcome.reason });
+    const nextAt = new Date(now.getTime() + outcome.afterMs).toISOString();
+    result.failed.push({
+      id: row.id,
+      attempts: row.review_attempts,
+      status: outcome.status,
+      error: outcome.error,
+      nextAt,
+    });
     return db
-      .prepare("UPDATE watch_drafts SET review_state = 'failed', review_error = ?2 WHERE id = ?1")
-      .bind(row.id, outcome.reason);
+      .prepare(
+        `UPDATE watch_drafts SET review_state = 'failed', review_next_at = ?2, review_error = ?3, review_status = ?4
+         WHERE id = ?1`,
+      )
+      .bind(row.id, nextAt, outcome.error, outcome.status);
   });
-  await db.batch(updates);
+  for (const id of recorded) {
+    result.recorded.push(id);
+    updates.push(db.prepare("DELETE FROM watch_drafts WHERE id = ?1 AND review_state != 'sent'").bind(id));
+  }
+  if (updates.length > 0) await db.batch(updates);
   return result;
 }
