@@ -117,3 +117,25 @@ async function migrate(databases: readonly D1DatabaseConfig[], persistTo: string
     await rm(folder, { recursive: true, force: true });
   }
 }
+
+/**
+ * The migrations applied to the local D1 databases in the state folder `persistTo` (`d1_migrations`, as wrangler
+ * records them), one list per database file that has that table; `null` when the folder holds no local D1 yet
+ * (`npm start` makes it). Read with Node's SQLite, as the tests look into D1: no wrangler start (`npm run doctor`).
+ */
+export async function localAppliedMigrations(persistTo: string): Promise<string[][] | null> {
+  const folder = path.join(d1FolderOf(persistTo), 'miniflare-D1DatabaseObject');
+  if (!existsSync(folder)) return null;
+  const files = (await readdir(folder)).filter((name) => name.endsWith('.sqlite') && name !== 'metadata.sqlite');
+  const lists: string[][] = [];
+  for (const file of files) {
+    const database = path.join(folder, file);
+    const hasTable = queryD1File(
+      database,
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'",
+    );
+    if (hasTable.length === 0) continue;
+    lists.push(queryD1File(database, 'SELECT name FROM d1_migrations ORDER BY id').map((row) => String(row.name)));
+  }
+  return lists.length > 0 ? lists : null;
+}
