@@ -9,6 +9,11 @@ import { staticHeaders } from './src/integrations/static-headers.ts';
 import { validatedEvents } from './src/integrations/validated-events.ts';
 import { servePort, siteUrl } from './src/node/site-url.ts';
 
+// `npm run dev` runs the worker in Miniflare through Cloudflare's Vite plugin, which otherwise keeps a local trace
+// store recording each outgoing fetch's whole URL, webhook URLs and push endpoints included (docs/deploy.md, "Logs
+// and traces"; scripts/lib/tools.ts does the same for wrangler). Set it to true to look at local traces.
+process.env.X_LOCAL_OBSERVABILITY ??= 'false';
+
 // Checks the events and reads the data set marker; the _headers writer says "sample data" when it does.
 const events = validatedEvents();
 

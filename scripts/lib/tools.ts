@@ -14,7 +14,17 @@ export const astroEntry = (projectDir: string) => path.join(projectDir, path.rel
 export const WRANGLER = path.join(projectRoot, 'node_modules/wrangler/bin/wrangler.js');
 export const VITEST = path.join(projectRoot, 'node_modules/vitest/vitest.mjs');
 
-export const quietToolEnv = { ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
+/**
+ * `X_LOCAL_OBSERVABILITY: 'false'`: wrangler dev otherwise keeps a local trace store (`<state>/v3/observability`)
+ * that records each outgoing fetch's whole URL, webhook URLs and push endpoints included (docs/deploy.md, "Logs and
+ * traces"); production traces are off in wrangler.jsonc for the same reason.
+ */
+export const quietToolEnv = {
+  ASTRO_TELEMETRY_DISABLED: '1',
+  WRANGLER_SEND_METRICS: 'false',
+  NO_COLOR: '1',
+  X_LOCAL_OBSERVABILITY: 'false',
+};
 
 /**
  * Runs a tool's JS entry with the project's Node in `cwd` (the project folder by default); resolves with what it
