@@ -3,6 +3,7 @@ import { CALENDAR_HANDLERS } from './api/calendars.ts';
 import { EVENT_HANDLERS } from './api/events.ts';
 import { FEED_HANDLERS } from './api/feeds.ts';
 import { FORECAST_HANDLERS } from './api/forecast.ts';
+import { HEALTH_HANDLERS } from './api/health.ts';
 import { MARKDOWN_HANDLERS } from './api/markdown.ts';
 import { PUSH_HANDLERS } from './api/push.ts';
 import { SOURCE_HANDLERS } from './api/sources.ts';
@@ -34,6 +35,7 @@ export const HANDLERS: EdgeHandlers = {
   ...BADGE_HANDLERS,
   ...EVENT_HANDLERS,
   ...SOURCE_HANDLERS,
+  ...HEALTH_HANDLERS,
   ...FORECAST_HANDLERS,
   ...PUSH_HANDLERS,
   ...WEBHOOK_HANDLERS,

@@ -4,6 +4,7 @@ import { readRestOfBody } from '../src/server/http/request.ts';
 import { noticeBuildOnce } from '../src/server/delivery/first-request.ts';
 import type { DeliveryMessage } from '../src/server/delivery/messages.ts';
 import { cachedPage } from '../src/server/page-cache.ts';
+import { runRecordedSchedule } from '../src/server/health/scheduled.ts';
 import { runScheduledWatch } from '../src/server/watch/cron.ts';
 import { answerEdgeRoute } from './app.ts';
 
@@ -31,11 +32,18 @@ export default {
     return response;
   },
   // The minute cron, at its own clock: the watcher polls the sources (docs/watch.md), then the delivery wing
-  // dispatches what became due and queues again whatever is due and not held (docs/delivery.md).
+  // dispatches what became due and queues again whatever is due and not held (docs/delivery.md); the run's outcome
+  // is recorded and the service's health judged, and the operator told of a part that failed or recovered
+  // (docs/health.md).
   async scheduled(controller, env) {
     const bindings = withBuiltFiles(env);
-    await runScheduledWatch(bindings, new Date(controller.scheduledTime));
-    await (await deliveryWing()).runScheduledDelivery(bindings, new Date(controller.scheduledTime));
+    const now = new Date(controller.scheduledTime);
+    await runRecordedSchedule(bindings, now, async () => {
+      const failed: string[] = [];
+      await runScheduledWatch(bindings, now, () => failed.push('watch'));
+      failed.push(...(await (await deliveryWing()).runScheduledDelivery(bindings, now)));
+      return failed;
+    });
   },
   // The delivery queue and its dead-letter queue (docs/delivery.md, "The pipeline").
   async queue(batch, env) {

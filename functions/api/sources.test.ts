@@ -44,7 +44,11 @@ describe('GET /api/sources', () => {
     [4, 'current'],
     [5, 'current'],
     [6, 'delayed'],
-    [60 * 24, 'delayed'],
+    // Its failed source was checked a minute before the report: it has then been failing for 15 minutes, and for
+    // over 15 a minute later (decisions.md, "Operable").
+    [14, 'delayed'],
+    [15, 'failing'],
+    [60 * 24, 'failing'],
   ])('%i minutes after the report is %s, with every source shown', async (minutes, state) => {
     const response = await sourcesAt(JSON.stringify(REPORT), new Date(NOW.getTime() + minutes * MINUTE));
     expect(await response.json()).toEqual({ checkedAt: REPORT.checkedAt, sources: REPORT.sources, state });

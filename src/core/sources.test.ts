@@ -118,7 +118,9 @@ describe('sourceHealthLine', () => {
     expect(line(stored(sixSources(0)), 3 * 60 * MINUTE + 20 * MINUTE)).toBe('delayed: last check 3 h ago');
     expect(line(stored(sixSources(0)), 5 * MINUTE + 1)).toBe('delayed: last check 5 min ago');
     expect(line(stored(sixSources(0)), 45 * MINUTE + 1)).toBe('delayed: last check 45 min ago');
-    expect(line(stored(sixSources(2)), 3 * 24 * 60 * MINUTE)).toBe('delayed: last check 3 d ago, 2 failing');
+    expect(line(stored(sixSources(2)), 3 * 24 * 60 * MINUTE)).toBe(
+      'delayed: last check 3 d ago, 2 failing, one for over 15 min',
+    );
     expect(line(stored(sixSources(0)), 3 * 60 * MINUTE, 'zh')).toBe('已延迟：上次检查在 3 小时前');
   });
 

@@ -18,6 +18,10 @@ export const DELAYED_AFTER_MINUTES = 5;
 const MS_PER_MINUTE = 60_000;
 export const DELAYED_AFTER_MS = DELAYED_AFTER_MINUTES * MS_PER_MINUTE;
 
+/** A source whose polls have failed for longer than this (in a row) makes the board `failing`. */
+export const FAILING_AFTER_MINUTES = 15;
+export const FAILING_AFTER_MS = FAILING_AFTER_MINUTES * MS_PER_MINUTE;
+
 /** A failure's reason is kept short: it is shown to readers, and a feed's error page must not fill the KV value. */
 export const ERROR_MAX_CHARACTERS = 500;
 
@@ -37,6 +41,9 @@ export const SourceCheckSchema = z
     ok: z.boolean().describe('the feed answered and could be read'),
     error: z.string().max(ERROR_MAX_CHARACTERS).nullable().describe('why it failed; null when ok'),
     itemsSeen: z.int().nonnegative().describe('items in the feed at that check (0 when it failed)'),
+    failingSince: UtcTimestampSchema.optional().describe(
+      'when the run of failed polls this failure belongs to began; only on a failed check (left out by older runs)',
+    ),
   })
   .meta({ id: 'SourceCheck' });
 export type SourceCheck = z.infer<typeof SourceCheckSchema>;
@@ -49,7 +56,7 @@ export const SourceReportSchema = z
   .meta({ id: 'SourceReport' });
 export type SourceReport = z.infer<typeof SourceReportSchema>;
 
-export const SourcesStateSchema = z.enum(['current', 'delayed', 'unknown']).meta({ id: 'SourcesState' });
+export const SourcesStateSchema = z.enum(['current', 'delayed', 'failing', 'unknown']).meta({ id: 'SourcesState' });
 export type SourcesState = z.infer<typeof SourcesStateSchema>;
 
 export const SourcesResponseSchema = z
@@ -57,7 +64,7 @@ export const SourcesResponseSchema = z
     checkedAt: UtcTimestampSchema.nullable().describe('when the last watch run finished; null before the first'),
     sources: z.array(SourceCheckSchema),
     state: SourcesStateSchema.describe(
-      `current; delayed when the last report is older than ${DELAYED_AFTER_MINUTES} minutes; unknown without a report`,
+      `current; delayed when the last report is older than ${DELAYED_AFTER_MINUTES} minutes; failing when a source's polls have failed for over ${FAILING_AFTER_MINUTES} minutes; unknown without a report, or when the state database cannot be read or is not migrated`,
     ),
   })
   .meta({ id: 'SourcesResponse' });
@@ -75,12 +82,20 @@ export function buildSourceReport(results: readonly SourceCheck[], finishedAt: D
   return SourceReportSchema.parse({ checkedAt: finishedAt.toISOString(), sources });
 }
 
+/** When a failed source's run of failures began: its own mark, else (a report written before the mark) its check. */
+const failingSinceOf = (source: SourceCheck): string => source.failingSince ?? source.checkedAt;
+
 export const sourcesStateOf = (report: SourceReport | null, now: Date): SourcesState => {
   if (report === null) return 'unknown';
+  if (
+    report.sources.some((source) => !source.ok && now.getTime() - Date.parse(failingSinceOf(source)) > FAILING_AFTER_MS)
+  )
+    return 'failing';
   return now.getTime() - Date.parse(report.checkedAt) > DELAYED_AFTER_MS ? 'delayed' : 'current';
 };
 
-const UNKNOWN: SourcesResponse = { checkedAt: null, sources: [], state: 'unknown' };
+export const UNKNOWN_SOURCES: SourcesResponse = { checkedAt: null, sources: [], state: 'unknown' };
+const UNKNOWN = UNKNOWN_SOURCES;
 
 /**
  * `GET /api/sources` from the text stored under SOURCE_REPORT_KEY (null: no run has written one yet).
@@ -140,8 +155,9 @@ export function sourceHealthLine(response: SourcesResponse, now: Date, locale: L
   const total = response.sources.length;
   const answering = response.sources.filter((source) => source.ok).length;
   const failing = total - answering;
-  const parts =
-    response.state === 'delayed' ? [words.delayed(ago)] : [words.checked(ago), words.answering(answering, total)];
-  if (failing > 0) parts.push(words.failing(failing));
+  const delayed = now.getTime() - Date.parse(response.checkedAt) > DELAYED_AFTER_MS;
+  const parts = delayed ? [words.delayed(ago)] : [words.checked(ago), words.answering(answering, total)];
+  if (response.state === 'failing') parts.push(words.failingLong(failing, FAILING_AFTER_MINUTES));
+  else if (failing > 0) parts.push(words.failing(failing));
   return parts.join(words.separator);
 }

@@ -9,3 +9,11 @@ export const BUILD_ID: string | undefined =
 
 /** Whether this is `astro dev` (built with the fixed id `dev`); Vitest sets DEV too, but runs unbuilt code. */
 export const IN_ASTRO_DEV: boolean = import.meta.env.DEV && BUILD_ID !== undefined;
+
+/** When this build ran (ISO 8601); undefined in unbuilt code. */
+export const BUILT_AT: string | undefined =
+  typeof __DEPARTURES_BUILT_AT__ === 'undefined' ? undefined : __DEPARTURES_BUILT_AT__;
+
+/** The state database's migration files this build was made with; undefined in unbuilt code. */
+export const BUILD_MIGRATIONS: readonly string[] | undefined =
+  typeof __DEPARTURES_MIGRATIONS__ === 'undefined' ? undefined : __DEPARTURES_MIGRATIONS__;

@@ -153,9 +153,14 @@ function requestBody(route: RouteSpec): JsonObject {
 
 function successResponses(route: RouteSpec, withBody: boolean): JsonObject {
   const first = { [String(route.ok.status ?? 200)]: successResponse(route, withBody) };
-  if (route.ok.alsoOk === undefined) return first;
-  const { status, description } = route.ok.alsoOk;
-  return { ...first, [String(status)]: { ...successResponse(route, withBody), description } };
+  // The same body under another status: a write's 200 beside its 201, or a health check's 503 while failing.
+  const others = [route.ok.alsoOk, route.ok.alsoAnswers].filter((other) => other !== undefined);
+  return Object.assign(
+    first,
+    ...others.map(({ status, description }) => ({
+      [String(status)]: { ...successResponse(route, withBody), description },
+    })),
+  );
 }
 
 function operations(route: RouteSpec, pathRoutes: readonly RouteSpec[]): JsonObject {

@@ -88,6 +88,7 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'sourceHealth.delayed': AGO.map((ago) => [ago]),
   'sourceHealth.answering': [[3, 4]],
   'sourceHealth.failing': [[1]],
+  'sourceHealth.failingLong': [[1, 15]],
   'sourceHealth.secondsAgo': [[40]],
   'sourceHealth.minutesAgo': [[4]],
   'sourceHealth.hoursAgo': [[3]],
@@ -209,6 +210,7 @@ const sourcesLines = ((): [string, string][] => {
     response('current', 40_000, 1),
     response('current', 4 * 60_000, 0),
     response('delayed', 3 * 3_600_000, 2),
+    response('failing', 40_000, 1),
     { checkedAt: null, sources: [], state: 'unknown' },
   ];
   return responses.map((one): [string, string] => ['sourceHealthLine', sourceHealthLine(one, NOW, 'zh')]);

@@ -36,6 +36,8 @@ export interface RouteSpec {
     /** 201 and 200 both succeed for a write that creates or replaces (`alsoOk`). */
     readonly status?: 200 | 201 | 202 | 204 | 308;
     readonly alsoOk?: { readonly status: 200; readonly description: string };
+    /** The same body under an error status: GET /api/health's 503 while the service is failing. */
+    readonly alsoAnswers?: { readonly status: 503; readonly description: string };
     readonly description: string;
     readonly content: Partial<Record<ContentTypeName, BodySpec>>;
     readonly headers?: readonly ResponseHeaderName[];

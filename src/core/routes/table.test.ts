@@ -60,6 +60,7 @@ describe('the route table', () => {
       expect(operations[method]!.operationId).toBe(route.id);
       const expected = new Set([String('status' in route.ok ? route.ok.status : 200), '405']);
       if ('alsoOk' in route.ok) expected.add(String(route.ok.alsoOk.status));
+      if ('alsoAnswers' in route.ok) expected.add(String(route.ok.alsoAnswers.status));
       if ('requestErrors' in route) for (const status of Object.keys(route.requestErrors)) expected.add(status);
       if ((route.methods as readonly string[]).includes('GET') && !('status' in route.ok)) expected.add('304');
       if ('query' in route) expected.add('400');

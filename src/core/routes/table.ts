@@ -25,7 +25,8 @@ import { EventRecordSchema } from '../provenance.ts';
 import { LEASE_SECONDS, WEBSUB_BODY_MAX_BYTES, WebSubRequestFormSchema } from '../websub/request.ts';
 import { ForecastResponseSchema, ForecastTrackRecordSchema } from '../forecast/schemas.ts';
 import { FEED_FORMATS, type FeedFormat, JsonFeedSchema, WEBSUB_HUB_PATH } from '../render/feed-formats.ts';
-import { DELAYED_AFTER_MINUTES, SourcesResponseSchema } from '../sources.ts';
+import { HealthSchema } from '../health.ts';
+import { DELAYED_AFTER_MINUTES, FAILING_AFTER_MINUTES, SourcesResponseSchema } from '../sources.ts';
 import {
   EventIdSchema,
   JsonRpcResponseSchema,
@@ -506,13 +507,35 @@ export const ROUTES = [
     tag: 'board',
     summary: 'How current the board is: the watched sources as the last watch run found them',
     ok: {
-      description: `the last watch run's report; state \`delayed\` when it is older than ${DELAYED_AFTER_MINUTES} minutes, \`unknown\` before the first`,
+      description: `the last watch run's report; state \`delayed\` when it is older than ${DELAYED_AFTER_MINUTES} minutes, \`failing\` when a source's polls have failed for over ${FAILING_AFTER_MINUTES} minutes, \`unknown\` before the first or when the state database cannot be read or is not migrated (GET /api/health says why)`,
       content: { json: SourcesResponseSchema },
       headers: ['ETag'],
     },
     cache: 'api',
     served: 'edge',
     conditional: true,
+    preflight: false,
+    needsData: false,
+    listing: {},
+  },
+  // The service's health (decisions.md, "Operable"; docs/health.md): per part, for its operators and uptime checks.
+  {
+    id: 'getHealth',
+    path: '/api/health',
+    methods: ['GET'],
+    tag: 'board',
+    summary:
+      "The service's health, part by part: build, data files, database, cron, watcher, delivery, review messages, journal, channel caps",
+    description:
+      'Computed at request time from what the service records; never a secret or an address. `status` is `failing` when any part is failing (HTTP 503), else `degraded` when any part is (HTTP 200), else `ok`. Each part has a `state` (`ok`, `degraded`, `failing`, or `off` for a part this deployment does not run) and a `reason` when it is not ok.',
+    ok: {
+      description: 'the service is ok or degraded',
+      content: { json: HealthSchema },
+      alsoAnswers: { status: 503, description: 'the service is failing: the same body, a part says why' },
+    },
+    cache: 'noStore',
+    served: 'edge',
+    conditional: false,
     preflight: false,
     needsData: false,
     listing: {},

@@ -115,7 +115,13 @@ export async function pollSources(input: WatchRunInput): Promise<WatchRun> {
   return { polls, samples };
 }
 
-const sourceCheck = (source: WatchedSource, now: Date, error: string | null, itemsSeen: number): SourceCheck => ({
+const sourceCheck = (
+  source: WatchedSource,
+  now: Date,
+  error: string | null,
+  itemsSeen: number,
+  failingSince: string | null = null,
+): SourceCheck => ({
   provider: source.provider,
   name: source.account,
   url: source.feed,
@@ -123,6 +129,7 @@ const sourceCheck = (source: WatchedSource, now: Date, error: string | null, ite
   ok: error === null,
   error,
   itemsSeen,
+  ...(error === null ? {} : { failingSince: failingSince ?? now.toISOString() }),
 });
 
 /** What one answer means for the report and for what is remembered of its source. */
@@ -168,7 +175,10 @@ function readAnswer(source: WatchedSource, before: PollState, answer: FeedAnswer
 
 function failedPoll(source: WatchedSource, asked: PollState, reason: string, now: Date): SourcePoll {
   const failures = asked.failures + 1;
-  const check = sourceCheck(source, now, reason, 0);
+  // A failure after failures continues their run: it began at the first of them (sources.ts, `failing`).
+  const previous = asked.lastCheck;
+  const since = previous !== null && !previous.ok ? (previous.failingSince ?? previous.checkedAt) : null;
+  const check = sourceCheck(source, now, reason, 0, since);
   const retryAt = new Date(now.getTime() + backoffMs(failures)).toISOString();
   const state = { ...asked, failures, retryAt, lastCheck: check };
   return { source, asked: true, failure: reason, check, state, proposals: [], skipped: [] };

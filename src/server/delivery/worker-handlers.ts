@@ -23,22 +23,27 @@ const wired = (env: DeliveryBindings): env is WingBindings => env.DB !== undefin
  * One minute's delivery work at the cron's clock: the dispatch of what became due, then the recovery of whatever is
  * due and not held (recover.ts). Each part that fails (D1 locked or gone, the data set missing, the queue refusing)
  * logs what failed and the run ends normally: nobody retries a cron that throws; the next minute's run finds the same
- * work, as nothing is lost by a run that did not happen.
+ * work, as nothing is lost by a run that did not happen. Answers the parts that failed (`dispatch`, `recovery`), for
+ * the run's record (src/server/health/scheduled.ts).
  */
-export async function runScheduledDelivery(env: DeliveryBindings, now: Date): Promise<void> {
-  if (!wired(env)) return;
+export async function runScheduledDelivery(env: DeliveryBindings, now: Date): Promise<string[]> {
+  const failed: string[] = [];
+  if (!wired(env)) return failed;
   try {
     const result = await dispatchDue(env, now);
     if (result.enqueued + result.suppressed > 0) console.log('dispatch', JSON.stringify(result));
   } catch (error) {
     console.error(`the dispatch of ${now.toISOString()} failed; the next minute's run tries again:`, error);
+    failed.push('dispatch');
   }
   try {
     const result = await recoverDeliveries(env, now);
     if (result.expired + result.fanouts + result.requeued > 0) console.log('recovery', JSON.stringify(result));
   } catch (error) {
     console.error(`the recovery of ${now.toISOString()} failed; the next minute's run tries again:`, error);
+    failed.push('recovery');
   }
+  return failed;
 }
 
 /**

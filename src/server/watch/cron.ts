@@ -40,7 +40,12 @@ export interface WatchBindings extends LoopbackSwitch {
 /** What the deployment lacks, said when it changes or a draft waits for it: a line every minute says nothing new. */
 let lastMissing = '';
 
-export async function runScheduledWatch(env: WatchBindings, now: Date): Promise<void> {
+export async function runScheduledWatch(
+  env: WatchBindings,
+  now: Date,
+  /** Told when the run fails (the scheduled run's record: src/server/health/scheduled.ts). */
+  onFailure: () => void = () => {},
+): Promise<void> {
   const db = env.DB;
   if (db === undefined) return;
   try {
@@ -114,6 +119,7 @@ export async function runScheduledWatch(env: WatchBindings, now: Date): Promise<
       );
   } catch (error) {
     console.error(`watch run of ${now.toISOString()} failed; the next minute's run tries again:`, error);
+    onFailure();
   }
 }
 

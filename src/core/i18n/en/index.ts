@@ -55,6 +55,7 @@ export const en = {
     getHistoryIndex: 'The whole history, one file per provider and year',
     getEvent: 'One event with its provenance: recorded, verified, commits (JSON)',
     getSources: 'How current the board is: the watched sources at the last check (JSON)',
+    getHealth: "The service's health, part by part, for its operators (JSON)",
     getForecast: `Chance of a reset within ${HORIZON_DAYS} days (JSON)`,
     getForecastTrackRecord: 'How the forecast has held: Brier scores and reliability (JSON)',
     postChatWebhook:
@@ -68,6 +69,7 @@ export const en = {
     checked: (ago: string) => `sources checked ${ago}`,
     answering: (answering: number, total: number) => `${answering} of ${total} answering`,
     failing: (failing: number) => `${failing} failing`,
+    failingLong: (failing: number, minutes: number) => `${failing} failing, one for over ${minutes} min`,
     delayed: (ago: string) => `delayed: last check ${ago}`,
     separator: ', ',
     justNow: 'just now',
