@@ -344,7 +344,7 @@ const PART_TITLES: Readonly<Record<HealthPartName, string>> = {
   cron: 'the cron',
   watcher: 'the watcher',
   delivery: 'delivery',
-  reviewMessages: 'the review messages',
+  reviewMessages: 'the review channel',
   journal: 'the journal',
   channelCaps: 'the channel caps',
 };

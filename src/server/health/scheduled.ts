@@ -44,10 +44,11 @@ export async function runRecordedSchedule(
   const db = env.DB;
   if (db === undefined) return;
   try {
-    let record = nextCronRecord(await readCronRecord(db), now, failed);
+    const previous = await readCronRecord(db);
+    let record = nextCronRecord(previous, now, failed);
     // A run that cannot record itself failed: the database took none of its writes.
     if (!(await writeCronRecord(db, record))) {
-      record = nextCronRecord(await readCronRecord(db), now, [...failed.filter((part) => part !== 'record'), 'record']);
+      record = nextCronRecord(previous, now, [...failed, 'record']);
       await writeCronRecord(db, record);
     }
     await sendAlerts(env, now, await readHealth(env, now, BASE_URL, record));
