@@ -146,6 +146,8 @@ describe('the minute cron, from a new post to the reviewer', () => {
         ok: false,
         error: 'answered HTTP 500',
         itemsSeen: 0,
+        // The first failure of its run: /api/sources says failing once it is over 15 minutes old.
+        failingSince: startMinute.toISOString(),
       },
     ]);
   });
