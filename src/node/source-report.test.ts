@@ -95,7 +95,9 @@ describe('a report written locally is readable through the binding', () => {
   });
 
   it('round-trips through wrangler kv key put and env.SOURCE_HEALTH', { timeout: 60_000 }, async () => {
-    const finishedAt = new Date();
+    // The run's end and the request's clock seconds after the checks: a source that failed 3 s before is not yet
+    // `failing` (over 15 minutes), and the report is current, whatever the machine's clock says.
+    const finishedAt = new Date('2026-11-23T10:00:04.000Z');
     const written = await writeSourceReport(results, { target: 'local', persistTo: state, finishedAt });
 
     const worker = path.join(root, 'worker.ts');
@@ -134,7 +136,8 @@ describe('a report written locally is readable through the binding', () => {
       await waitUntilServing(`http://127.0.0.1:${port}/`, server, 45_000).catch((error: Error) => {
         throw new Error(`${error.message}\n${log}`);
       });
-      const answer = (await (await fetch(`http://127.0.0.1:${port}/?now=${Date.now()}`)).json()) as unknown;
+      const askedAt = Date.parse('2026-11-23T10:00:05.000Z');
+      const answer = (await (await fetch(`http://127.0.0.1:${port}/?now=${askedAt}`)).json()) as unknown;
       expect(answer).toEqual({
         response: { checkedAt: finishedAt.toISOString(), sources: results, state: 'current' },
         problem: null,
