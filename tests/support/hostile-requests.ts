@@ -227,6 +227,8 @@ export const mcpBatchRequest = (headers: () => Record<string, string> = () => ({
  */
 export function statusesOf(route: RouteSpec): number[] {
   const statuses: number[] = [route.ok.status ?? 200];
+  // A route that answers its body with another status too (the health's 503 while a part is failing).
+  if (route.ok.alsoAnswers !== undefined) statuses.push(route.ok.alsoAnswers.status);
   if (route.query !== undefined) statuses.push(400);
   if (route.pathParams !== undefined) statuses.push(404);
   return [...statuses, ...Object.keys(route.requestErrors ?? {}).map(Number)];
