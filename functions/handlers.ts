@@ -4,6 +4,7 @@ import { EVENT_HANDLERS } from './api/events.ts';
 import { FEED_HANDLERS } from './api/feeds.ts';
 import { FORECAST_HANDLERS } from './api/forecast.ts';
 import { HEALTH_HANDLERS } from './api/health.ts';
+import { HOOK_HANDLERS } from './api/hooks.ts';
 import { MARKDOWN_HANDLERS } from './api/markdown.ts';
 import { PUSH_HANDLERS } from './api/push.ts';
 import { SOURCE_HANDLERS } from './api/sources.ts';
@@ -40,6 +41,7 @@ export const HANDLERS: EdgeHandlers = {
   ...PUSH_HANDLERS,
   ...WEBHOOK_HANDLERS,
   ...WEBSUB_HANDLERS,
+  ...HOOK_HANDLERS,
   postMcp: handleMcp,
   postMcpAlias: handleMcp,
 };

@@ -189,6 +189,9 @@ export const ErrorBodySchema = z
       'discord_full',
       'slack_full',
       'websub_full',
+      'hooks_full',
+      // A signed webhook's DELETE with a URL not stored or a wrong secret (decisions.md, "More channels").
+      'hook_not_found',
     ]),
     issues: z
       .array(

@@ -82,6 +82,7 @@ export const ROUTE_TAGS = {
   push: 'Web Push: be told when a reset lands',
   chat: 'Discord and Slack: a channel told when a reset lands',
   websub: 'WebSub: feeds that push to your server',
+  hooks: 'Signed webhooks (Standard Webhooks): JSON to your server',
 } as const;
 export type RouteTag = keyof typeof ROUTE_TAGS;
 

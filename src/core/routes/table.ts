@@ -14,6 +14,7 @@ import {
   ChatWebhookTopicsSchema,
 } from '../chat/webhook-request.ts';
 import { ProviderSchema } from '../enums.ts';
+import { HOOK_BODY_MAX_BYTES, HookAcceptedSchema, HookForgetSchema, HookRequestSchema } from '../hooks/payload.ts';
 import {
   PUSH_BODY_MAX_BYTES,
   PushKeySchema,
@@ -82,6 +83,19 @@ const CHAT_WEBHOOK_WRITE = {
     415: NOT_JSON_BODY,
     429: 'more than 10 writes in a minute from this IPv4 address or IPv6 /64 (shared with every channel): `rate_limited`; see Retry-After',
     503: 'the delivery wing is not configured on this deployment, or its database cannot be reached now: `webhooks_unavailable`, see Retry-After; or a new webhook past its platform’s total cap: `discord_full` or `slack_full`',
+  },
+} as const;
+
+/** The signed webhooks' POST and DELETE (decisions.md, "More channels"): one path, one entry per method. */
+const HOOK_WRITE = {
+  ...JSON_WRITE,
+  path: '/api/hooks',
+  tag: 'hooks',
+  requestErrors: {
+    400: 'a bad body: `invalid_request` with `issues`, at most 20 and one saying how many more (types, providers, kinds, the outbound-address rules for the URL, a URL already stored: `hook_exists`, over 4 KiB)',
+    415: NOT_JSON_BODY,
+    429: 'more than 10 writes in a minute from this IPv4 address or IPv6 /64 (shared with every channel), or (POST) more than 5 verification requests: `rate_limited`; see Retry-After',
+    503: 'the delivery wing is not configured on this deployment, or its database cannot be reached now: `webhooks_unavailable`, see Retry-After; or a new hook past its total cap: `hooks_full`',
   },
 } as const;
 
@@ -675,6 +689,34 @@ export const ROUTES = [
       429: 'more than 10 writes in a minute from this IPv4 address or IPv6 /64 (shared with every channel), or more than 5 verification requests: `rate_limited`; see Retry-After',
       503: 'WebSub is not configured on this deployment, or its database cannot be reached now: `websub_unavailable`, see Retry-After; or a new subscription past its total cap: `websub_full`',
     },
+    listing: {},
+  },
+  // Signed webhooks (decisions.md, "More channels"; docs/delivery.md, "Signed webhooks"): Standard Webhooks to any URL.
+  {
+    ...HOOK_WRITE,
+    id: 'postHook',
+    methods: ['POST'],
+    summary: 'Send new events of chosen providers and kinds to your URL as signed JSON (Standard Webhooks)',
+    description:
+      'After the 202 the service GETs the URL with `hub.mode=subscribe`, `hub.topic={base_url}/api/hooks` and `hub.challenge`; only an answer 2xx whose body is exactly the challenge stores the hook. Then each new event (`event.published`) and each reset taking effect later (`reset.effective`) is POSTed as `{"type","timestamp","data"}` with `webhook-id` (the same on every retry), `webhook-timestamp` and `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with the secret>`. The secret is answered this once.',
+    requestBody: { schema: HookRequestSchema, maxBytes: HOOK_BODY_MAX_BYTES },
+    ok: {
+      status: 202,
+      description:
+        'accepted: the URL, the topics and the secret (`whsec_…`, answered only now); the verification follows',
+      content: { json: HookAcceptedSchema },
+    },
+    listing: {},
+  },
+  {
+    ...HOOK_WRITE,
+    id: 'deleteHook',
+    methods: ['DELETE'],
+    summary: 'Stop sending to your URL: its URL and secret',
+    description:
+      'An unknown URL and a wrong secret are the same `404 {"error":"hook_not_found"}`, so that the answer never tells whether a URL is stored.',
+    requestBody: { schema: HookForgetSchema, maxBytes: HOOK_BODY_MAX_BYTES },
+    ok: { status: 204, description: 'forgotten', content: {} },
     listing: {},
   },
 ] as const satisfies readonly RouteSpec[];

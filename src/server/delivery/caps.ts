@@ -11,6 +11,7 @@ export const DEFAULT_SUBSCRIBER_CAPS: Readonly<Record<ChannelName, number>> = {
   discord: 10_000,
   slack: 10_000,
   websub: 10_000,
+  hooks: 10_000,
 };
 
 /** The cap of `channel`: `SUBSCRIBER_CAPS`'s when it names a whole number ≥ 0 for it, else the default. */

@@ -62,6 +62,8 @@ export const en = {
       'Send new events to a Discord or Slack channel: its webhook URL, providers, kinds, language (JSON)',
     deleteChatWebhook: 'Stop sending to a Discord or Slack webhook (JSON)',
     postWebSub: 'WebSub hub: the feeds pushed to your server when they change (form POST)',
+    postHook: 'Signed webhooks: new events POSTed to your URL as signed JSON (Standard Webhooks)',
+    deleteHook: 'Stop a signed webhook: its URL and secret (JSON)',
   },
   /** The board's one line about its sources (src/core/sources.ts `sourceHealthLine`). */
   sourceHealth: {

@@ -49,6 +49,14 @@ export const notifyChannels = {
       'Developers can subscribe a server of their own to any feed with a form POST to the hub (WebSub, section 5.1); the endpoints are described on the ',
     apiPage: 'API page',
   },
+  hooks: {
+    summary: 'On your server: signed webhooks',
+    intro:
+      'For developers: each new announcement you choose, and each reset when it takes effect, is POSTed to your https URL as JSON, signed as the Standard Webhooks specification says (webhook-id, webhook-timestamp, webhook-signature), so any of its libraries verifies it.',
+    create:
+      'Create one with curl, your URL in place of the example. Your URL must answer a GET by echoing its hub.challenge parameter; nothing is sent before. The answer holds the secret (whsec_…) that signs every delivery: keep it, it is shown only this once.',
+    remove: 'To stop, send the URL and its secret:',
+  },
   calendars: {
     intro:
       'Every announcement and each provider’s estimate, to subscribe to: copy a link’s address into your calendar app (“subscribe”, “from URL”).',

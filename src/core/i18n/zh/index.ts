@@ -60,6 +60,8 @@ export const zh: Translations = {
     postChatWebhook: '把新公告发到 Discord 或 Slack 频道：Webhook 地址、供应商、公告类型、语言（JSON）',
     deleteChatWebhook: '停止向 Discord 或 Slack 的 Webhook 发送（JSON）',
     postWebSub: 'WebSub 中心：订阅源一有变化就推送到你的服务器（表单 POST）',
+    postHook: '签名 Webhook：新公告以签名 JSON 推送到你的地址（Standard Webhooks）',
+    deleteHook: '停止签名 Webhook：提供地址和密钥（JSON）',
   },
   sourceHealth: {
     notCheckedYet: '尚未检查来源',
