@@ -44,7 +44,7 @@ export const notifyChannels: Translations['notifyChannels'] = {
   hooks: {
     summary: '在你的服务器上：签名 Webhook',
     intro:
-      '面向开发者：你选择的每条新公告，以及每次重置生效之时，都会以 JSON 形式 POST 到你的 https 地址，并按 Standard Webhooks 规范签名（webhook-id、webhook-timestamp、webhook-signature），可用该规范的任一库验证。',
+      '面向开发者：你选择的每条新公告，以及每次重置生效之时，都会以 JSON 形式 POST 到你的 https 地址，并按 Standard Webhooks 规范在三个请求头中附上编号、时间戳与签名，可用该规范的任一库验证。',
     create:
       '用 curl 创建，把示例地址换成你的地址。你的地址须对一次 GET 原样返回其中的 hub.challenge 参数，在此之前不会发送任何内容。回复中含有为每次推送签名的密钥（whsec_…）：请妥善保存，它只显示这一次。',
     remove: '要停止，请发送地址及其密钥：',
