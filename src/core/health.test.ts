@@ -127,6 +127,12 @@ describe('the parts', () => {
 
   it('review messages: degraded while one waits, failing once one has waited over 15 minutes', () => {
     expect(reviewPart({ notSent: 0, oldestFoundAt: null }, NOW).state).toBe('ok');
+    // No review channel configured: drafts wait for the pull request, which is no fault.
+    expect(reviewPart({ notSent: 3, oldestFoundAt: ago(60) }, NOW, false)).toMatchObject({
+      state: 'off',
+      notSent: 3,
+      reason: 'no review channel: REVIEW_WEBHOOK_URL is not set, or REPOSITORY_URL was not set at build',
+    });
     expect(reviewPart({ notSent: 1, oldestFoundAt: ago(2) }, NOW).state).toBe('degraded');
     expect(reviewPart({ notSent: 2, oldestFoundAt: ago(20) }, NOW)).toEqual({
       state: 'failing',

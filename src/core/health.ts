@@ -270,6 +270,8 @@ export function deliveryPart(facts: DeliveryFacts | null, now: Date): HealthPart
 export function reviewPart(
   facts: { notSent: number; oldestFoundAt: string | null } | null,
   now: Date,
+  /** Whether the deployment has a review channel (REVIEW_WEBHOOK_URL, and REPOSITORY_URL at build). */
+  configured = true,
 ): HealthParts['reviewMessages'] {
   const oldest = facts === null ? null : age(facts.oldestFoundAt, now);
   const shape = {
@@ -277,6 +279,12 @@ export function reviewPart(
     oldestNotSentSeconds: oldest === null ? null : Math.max(0, Math.floor(oldest / 1000)),
   };
   if (facts === null) return { ...judged('off', 'no state database is bound (DB)'), ...shape };
+  // Without a channel no review message is ever sent: drafts wait for the drafts pull request, which is not a fault.
+  if (!configured)
+    return {
+      ...judged('off', 'no review channel: REVIEW_WEBHOOK_URL is not set, or REPOSITORY_URL was not set at build'),
+      ...shape,
+    };
   if (facts.notSent === 0) return { ...judged('ok'), ...shape };
   if (oldest !== null && oldest > REVIEW_FAILING_AFTER_MS)
     return {

@@ -27,7 +27,7 @@ import { readCronRecord } from './cron-record.ts';
  * secret or an address: each reason is a sentence of this module's or the core's, never an error's text.
  */
 
-export type HealthBindings = DeliveryBindings & SourceHealthStores;
+export type HealthBindings = DeliveryBindings & SourceHealthStores & { REVIEW_WEBHOOK_URL?: string };
 
 const DAY_MS = 24 * 60 * 60_000;
 const NOT_KNOWN = 'not known: the state database cannot be read';
@@ -179,7 +179,12 @@ export async function readHealth(
       ? reviewPart(null, now)
       : review === null
         ? unknown(reviewPart({ notSent: 0, oldestFoundAt: null }, now))
-        : reviewPart({ notSent: review.notSent, oldestFoundAt: review.oldest }, now),
+        : reviewPart(
+            { notSent: review.notSent, oldestFoundAt: review.oldest },
+            now,
+            // Configured as the cron reads it (src/server/watch/review.ts): the secret and the build's repository.
+            Boolean(env.REVIEW_WEBHOOK_URL) && files !== false && files !== null && files.repositoryUrl !== null,
+          ),
     journal: journalPart(),
     channelCaps: !bound
       ? channelCapsPart(null)
