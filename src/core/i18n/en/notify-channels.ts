@@ -12,6 +12,7 @@ export const notifyChannels = {
     feeds: 'In a feed reader',
     calendars: 'In a calendar',
     terminal: 'In a terminal or status bar',
+    hooks: 'On your server: signed webhooks',
   },
   chat: {
     intro:
@@ -50,7 +51,6 @@ export const notifyChannels = {
     apiPage: 'API page',
   },
   hooks: {
-    summary: 'On your server: signed webhooks',
     intro:
       'For developers: each new announcement you choose, and each reset when it takes effect, is POSTed to your https URL as JSON, signed as the Standard Webhooks specification says (webhook-id, webhook-timestamp, webhook-signature), so any of its libraries verifies it.',
     create:

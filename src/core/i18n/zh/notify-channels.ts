@@ -8,6 +8,7 @@ export const notifyChannels: Translations['notifyChannels'] = {
     feeds: '在订阅源阅读器中',
     calendars: '在日历中',
     terminal: '在终端或状态栏中',
+    hooks: '在你的服务器上：签名 Webhook',
   },
   chat: {
     intro:
@@ -42,7 +43,6 @@ export const notifyChannels: Translations['notifyChannels'] = {
     apiPage: '接口页面',
   },
   hooks: {
-    summary: '在你的服务器上：签名 Webhook',
     intro:
       '面向开发者：你选择的每条新公告，以及每次重置生效之时，都会以 JSON 形式 POST 到你的 https 地址，并按 Standard Webhooks 规范在三个请求头中附上编号、时间戳与签名，可用该规范的任一库验证。',
     create:
