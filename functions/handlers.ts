@@ -9,6 +9,7 @@ import { MARKDOWN_HANDLERS } from './api/markdown.ts';
 import { PUSH_HANDLERS } from './api/push.ts';
 import { SOURCE_HANDLERS } from './api/sources.ts';
 import { STATUS_HANDLERS } from './api/status.ts';
+import { TELEGRAM_HANDLERS } from './api/telegram.ts';
 import { TIMELINE_HANDLERS } from './api/timeline.ts';
 import { WEBHOOK_HANDLERS } from './api/webhooks.ts';
 import { WEBSUB_HANDLERS } from './api/websub.ts';
@@ -41,6 +42,7 @@ export const HANDLERS: EdgeHandlers = {
   ...PUSH_HANDLERS,
   ...WEBHOOK_HANDLERS,
   ...WEBSUB_HANDLERS,
+  ...TELEGRAM_HANDLERS,
   ...HOOK_HANDLERS,
   postMcp: handleMcp,
   postMcpAlias: handleMcp,

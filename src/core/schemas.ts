@@ -190,6 +190,10 @@ export const ErrorBodySchema = z
       'slack_full',
       'websub_full',
       'hooks_full',
+      'telegram_full',
+      // The Telegram bot's webhook (decisions.md, "More channels"): no or a wrong secret header; the bot off or D1 down.
+      'unauthorized',
+      'telegram_unavailable',
       // A signed webhook's DELETE with a URL not stored or a wrong secret (decisions.md, "More channels").
       'hook_not_found',
     ]),

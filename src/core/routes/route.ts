@@ -60,7 +60,7 @@ export interface RouteSpec {
   /** A write's request body: its schema, the largest body accepted, and `form` for a form (else JSON). */
   readonly requestBody?: { readonly schema: z.ZodType; readonly maxBytes: number; readonly form?: true };
   /** A write's error statuses (the decided error body; 429 with Retry-After), with what each means. */
-  readonly requestErrors?: Readonly<Partial<Record<400 | 415 | 429 | 503, string>>>;
+  readonly requestErrors?: Readonly<Partial<Record<400 | 401 | 415 | 429 | 503, string>>>;
   /** Statuses of a protocol's own (MCP's), with what each means. */
   readonly protocolStatuses?: Readonly<Partial<Record<number, string>>>;
   /** The `404` of an edge route whose path parameter its schema refuses (default: an unknown provider). */
@@ -83,6 +83,7 @@ export const ROUTE_TAGS = {
   chat: 'Discord and Slack: a channel told when a reset lands',
   websub: 'WebSub: feeds that push to your server',
   hooks: 'Signed webhooks (Standard Webhooks): JSON to your server',
+  telegram: 'Telegram: a bot that posts to a chat, group or channel',
 } as const;
 export type RouteTag = keyof typeof ROUTE_TAGS;
 

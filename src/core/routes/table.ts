@@ -24,6 +24,7 @@ import {
 } from '../push/subscription.ts';
 import { EventRecordSchema } from '../provenance.ts';
 import { LEASE_SECONDS, WEBSUB_BODY_MAX_BYTES, WebSubRequestFormSchema } from '../websub/request.ts';
+import { TELEGRAM_UPDATE_MAX_BYTES, TelegramUpdateSchema, TelegramWebhookAnswerSchema } from '../telegram/bot.ts';
 import { ForecastResponseSchema, ForecastTrackRecordSchema } from '../forecast/schemas.ts';
 import { FEED_FORMATS, type FeedFormat, JsonFeedSchema, WEBSUB_HUB_PATH } from '../render/feed-formats.ts';
 import { HealthSchema } from '../health.ts';
@@ -718,6 +719,29 @@ export const ROUTES = [
     requestBody: { schema: HookForgetSchema, maxBytes: HOOK_BODY_MAX_BYTES },
     ok: { status: 204, description: 'forgotten', content: {} },
     listing: {},
+  },
+  // Telegram (decisions.md, "More channels"; docs/delivery.md, "Telegram"): the bot's webhook, called by Telegram.
+  {
+    ...JSON_WRITE,
+    id: 'postTelegramUpdate',
+    path: '/telegram',
+    methods: ['POST'],
+    tag: 'telegram',
+    summary: 'The Telegram bot’s webhook: an Update from Telegram (commands /start, /subscribe, /unsubscribe, /status)',
+    description: `Called by Telegram (\`setWebhook\` with a \`secret_token\`), with \`X-Telegram-Bot-Api-Secret-Token\`. Read: \`message\` or \`channel_post\` with its \`chat.id\`, \`text\` (a command, also \`/command@bot\` in groups) and \`from.language_code\` (Chinese for \`zh…\`, else English). \`/subscribe <providers> [kinds]\` makes the chat a subscriber (one per chat; its choices replaced by the next), \`/unsubscribe\` ends it.`,
+    requestBody: { schema: TelegramUpdateSchema, maxBytes: TELEGRAM_UPDATE_MAX_BYTES },
+    ok: {
+      description:
+        'a command’s reply, as the Bot API call `sendMessage` Telegram makes for the bot; `{}` for any other update',
+      content: { json: TelegramWebhookAnswerSchema },
+    },
+    requestErrors: {
+      400: `a body that is not an Update: \`invalid_request\` with \`issues\` (over ${TELEGRAM_UPDATE_MAX_BYTES} bytes, not JSON, no integer \`update_id\`, a message without its chat)`,
+      401: 'no `X-Telegram-Bot-Api-Secret-Token`, or not the deployment’s secret (checked first, also when no bot is configured): `unauthorized`',
+      415: NOT_JSON_BODY,
+      429: 'more than 10 writes in a minute from this IPv4 address or IPv6 /64 (shared with every channel): `rate_limited`; see Retry-After',
+      503: 'the bot or the delivery wing is not configured on this deployment, or its database cannot be reached now: `telegram_unavailable`, see Retry-After; or a new chat past the channel’s total cap: `telegram_full`',
+    },
   },
 ] as const satisfies readonly RouteSpec[];
 

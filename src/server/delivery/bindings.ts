@@ -21,5 +21,13 @@ export interface DeliveryBindings {
   ALLOW_LOOPBACK_RECEIVERS?: string;
   /** Its older name, still read. */
   PUSH_ALLOW_LOOPBACK_RECEIVER?: string;
+  /** The Telegram bot's token (a secret: it is in every Bot API URL, never in a log line). */
+  TELEGRAM_BOT_TOKEN?: string;
+  /** What Telegram sends in `X-Telegram-Bot-Api-Secret-Token` (`setWebhook`'s `secret_token`). */
+  TELEGRAM_WEBHOOK_SECRET?: string;
+  /** The Bot API's address, `https://api.telegram.org` by default (loopback only under the test switch). */
+  TELEGRAM_API_URL?: string;
+  /** The bot's username, without `@`: a group's `/status@<bot>` names it. */
+  TELEGRAM_BOT_USERNAME?: string;
   ASSETS: Pick<Fetcher, 'fetch'>;
 }

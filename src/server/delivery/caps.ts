@@ -12,6 +12,7 @@ export const DEFAULT_SUBSCRIBER_CAPS: Readonly<Record<ChannelName, number>> = {
   slack: 10_000,
   websub: 10_000,
   hooks: 10_000,
+  telegram: 10_000,
 };
 
 /** The cap of `channel`: `SUBSCRIBER_CAPS`'s when it names a whole number ≥ 0 for it, else the default. */

@@ -9,6 +9,7 @@ export const notifyChannels = {
   summaries: {
     browser: 'In this browser',
     chat: 'In a Discord or Slack channel',
+    telegram: 'In Telegram',
     feeds: 'In a feed reader',
     calendars: 'In a calendar',
     terminal: 'In a terminal or status bar',
@@ -39,6 +40,26 @@ export const notifyChannels = {
       unavailable: 'Posting to Discord and Slack is not available on this server right now; try again later.',
       offline: 'This site could not be reached: check your connection, then try again.',
       failed: 'That did not work ({detail}). Please try again later.',
+    },
+  },
+  telegram: {
+    intro:
+      'A bot posts each new announcement you choose to a private chat, a group or a channel, in your Telegram language (English or Chinese), with a link to it here.',
+    openBot: 'Open the bot',
+    noBot: 'This server has no Telegram bot configured.',
+    steps: 'Start the bot (in a group or channel, add it first), then send one of these:',
+    subscribeHelp: 'every reset of all providers; name providers and kinds to choose',
+    statusHelp: 'the board now',
+    unsubscribeHelp: 'stop',
+    onTheBoard: 'On the board',
+    bot: {
+      start:
+        'This bot posts the announcements of AI usage-limit resets you choose to this chat, each once, with a link to it on the board.',
+      usage:
+        'Commands: /subscribe <providers> [kinds] (providers: {providers} or all; kinds: {kinds}; default reset), /status (the board now), /unsubscribe (stop).',
+      subscribed: 'Subscribed: {providers}. Kinds: {kinds}. Send /unsubscribe to stop.',
+      unsubscribed: 'Unsubscribed: nothing more will be posted to this chat.',
+      listSeparator: ', ',
     },
   },
   feeds: {

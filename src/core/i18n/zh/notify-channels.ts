@@ -5,6 +5,7 @@ export const notifyChannels: Translations['notifyChannels'] = {
   summaries: {
     browser: '在此浏览器中',
     chat: '在 Discord 或 Slack 频道中',
+    telegram: '在 Telegram 中',
     feeds: '在订阅源阅读器中',
     calendars: '在日历中',
     terminal: '在终端或状态栏中',
@@ -33,6 +34,25 @@ export const notifyChannels: Translations['notifyChannels'] = {
       unavailable: '此服务器现在无法向 Discord 和 Slack 发送，请稍后再试。',
       offline: '无法连接本站：请检查网络连接后再试。',
       failed: '操作失败（{detail}），请稍后再试。',
+    },
+  },
+  telegram: {
+    intro:
+      '机器人会把你选择的每条新公告发到私聊、群组或频道，语言随你的 Telegram 语言（中文或英文），并附上本站的链接。',
+    openBot: '打开机器人',
+    noBot: '此服务器未配置 Telegram 机器人。',
+    steps: '启动机器人（在群组或频道中请先添加它），然后发送以下任一命令：',
+    subscribeHelp: '所有供应商的每次重置；写上供应商和类型即可自选',
+    statusHelp: '当前看板',
+    unsubscribeHelp: '停止',
+    onTheBoard: '在看板上查看',
+    bot: {
+      start: '本机器人会把你选择的 AI 用量限额重置公告发到此聊天，每条一次，并附上看板上的链接。',
+      usage:
+        '命令：/subscribe <供应商> [类型]（供应商：{providers} 或 all；类型：{kinds}；默认 reset），/status（当前看板），/unsubscribe（停止）。',
+      subscribed: '已订阅：{providers}。类型：{kinds}。发送 /unsubscribe 即可停止。',
+      unsubscribed: '已退订：此聊天不会再收到任何消息。',
+      listSeparator: '、',
     },
   },
   feeds: {

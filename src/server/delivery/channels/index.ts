@@ -2,6 +2,7 @@ import type { DeliveryChannel } from '../channel.ts';
 import { discordChannel, slackChannel } from './chat/index.ts';
 import { hooksChannel } from './hooks/index.ts';
 import { pushChannel } from './push/index.ts';
+import { telegramChannel } from './telegram/index.ts';
 import { webSubChannel } from './websub/index.ts';
 
 /**
@@ -14,6 +15,7 @@ export const CHANNELS: readonly DeliveryChannel[] = [
   slackChannel,
   webSubChannel,
   hooksChannel,
+  telegramChannel,
 ];
 
 const BY_NAME = new Map<string, DeliveryChannel>(CHANNELS.map((channel) => [channel.name, channel]));
