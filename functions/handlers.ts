@@ -6,6 +6,7 @@ import { FORECAST_HANDLERS } from './api/forecast.ts';
 import { HEALTH_HANDLERS } from './api/health.ts';
 import { HOOK_HANDLERS } from './api/hooks.ts';
 import { MARKDOWN_HANDLERS } from './api/markdown.ts';
+import { NTFY_HANDLERS } from './api/ntfy.ts';
 import { PUSH_HANDLERS } from './api/push.ts';
 import { SOURCE_HANDLERS } from './api/sources.ts';
 import { STATUS_HANDLERS } from './api/status.ts';
@@ -41,6 +42,7 @@ export const HANDLERS: EdgeHandlers = {
   ...FORECAST_HANDLERS,
   ...PUSH_HANDLERS,
   ...WEBHOOK_HANDLERS,
+  ...NTFY_HANDLERS,
   ...WEBSUB_HANDLERS,
   ...TELEGRAM_HANDLERS,
   ...HOOK_HANDLERS,

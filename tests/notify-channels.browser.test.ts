@@ -56,7 +56,7 @@ const PAGES: PageCase[] = [
   { path: '/provider_b', locale: 'en', providers: ['provider_b'], query: '?provider=provider_b' },
   { path: '/zh/provider_c', locale: 'zh', providers: ['provider_c'], query: '?provider=provider_c' },
 ];
-const CHANNELS = ['browser', 'chat', 'telegram', 'feeds', 'calendars', 'terminal', 'hooks'] as const;
+const CHANNELS = ['browser', 'chat', 'telegram', 'ntfy', 'feeds', 'calendars', 'terminal', 'hooks'] as const;
 const PLACEHOLDER = 'https://discord.com/api/webhooks/<id>/<token>';
 
 let browser: BrowserContext | undefined;

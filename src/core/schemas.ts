@@ -184,12 +184,14 @@ export const ErrorBodySchema = z
       'webhooks_unavailable',
       // The WebSub hub's (decisions.md, "WebSub").
       'websub_unavailable',
+      'ntfy_unavailable',
       // A channel at its total cap (decisions.md, "Delivery that loses nothing"): `<channel>_full`.
       'push_full',
       'discord_full',
       'slack_full',
       'websub_full',
       'hooks_full',
+      'ntfy_full',
       'telegram_full',
       // The Telegram bot's webhook (decisions.md, "More channels"): no or a wrong secret header; the bot off or D1 down.
       'unauthorized',

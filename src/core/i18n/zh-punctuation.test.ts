@@ -122,6 +122,11 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'push.effectiveTitle': [['供应商 A', '额度提升']],
   'push.scheduledFor': [[chineseMinute('2026-11-24T17:00:00Z')]],
   'push.inEffectSince': [[chineseMinute('2026-11-24T17:00:00Z')]],
+  'ntfy.choices': [['供应商 A、供应商 C', '重置']],
+  'ntfy.activationBody': [
+    ['将发送：供应商 A 的每条新公告（重置）。', 'https://board.example/api/ntfy/activate?topic=x&token=y'],
+  ],
+  'ntfy.pageAsk': [['https://ntfy.sh/my-topic']],
   'forecastPage.byDayDescription': [['18 %', '92 %']],
   'forecastPage.withinDays': [[1], [14]],
   'forecastPage.likelyWindow': [[weekdayMinute('2026-11-25T00:00:00Z'), weekdayMinute('2026-11-28T00:00:00Z')]],

@@ -30,6 +30,7 @@ export const CONTENT_TYPES = {
   jsonFeed: 'application/feed+json; charset=utf-8',
   svg: 'image/svg+xml; charset=utf-8',
   eventStream: 'text/event-stream',
+  html: 'text/html; charset=utf-8',
 } as const;
 export type ContentTypeName = keyof typeof CONTENT_TYPES;
 

@@ -83,6 +83,7 @@ export const ROUTE_TAGS = {
   chat: 'Discord and Slack: a channel told when a reset lands',
   websub: 'WebSub: feeds that push to your server',
   hooks: 'Signed webhooks (Standard Webhooks): JSON to your server',
+  ntfy: 'ntfy: a phone or desktop told through an ntfy topic',
   telegram: 'Telegram: a bot that posts to a chat, group or channel',
 } as const;
 export type RouteTag = keyof typeof ROUTE_TAGS;

@@ -23,6 +23,14 @@ import {
   UnsubscribeRequestSchema,
 } from '../push/subscription.ts';
 import { EventRecordSchema } from '../provenance.ts';
+import {
+  NTFY_ACTIVATION_PATH,
+  NTFY_BODY_MAX_BYTES,
+  NtfyActivationQuerySchema,
+  NtfyForgetSchema,
+  NtfyRequestSchema,
+  NtfyTopicsSchema,
+} from '../ntfy/ntfy.ts';
 import { LEASE_SECONDS, WEBSUB_BODY_MAX_BYTES, WebSubRequestFormSchema } from '../websub/request.ts';
 import { TELEGRAM_UPDATE_MAX_BYTES, TelegramUpdateSchema, TelegramWebhookAnswerSchema } from '../telegram/bot.ts';
 import { ForecastResponseSchema, ForecastTrackRecordSchema } from '../forecast/schemas.ts';
@@ -71,6 +79,34 @@ const PUSH_WRITE = {
     415: NOT_JSON_BODY,
     429: 'more than 10 writes in a minute from this IPv4 address or IPv6 /64 (shared with every channel): `rate_limited`; see Retry-After',
     503: 'push is not configured on this deployment, or its database cannot be reached now: `push_unavailable`, see Retry-After; or a new subscription past push’s total cap: `push_full`',
+  },
+} as const;
+
+/** ntfy's POST and DELETE (decisions.md, "More channels"): one path, one entry per method, as push's. */
+const NTFY_WRITE = {
+  ...JSON_WRITE,
+  path: '/api/ntfy',
+  tag: 'ntfy',
+  requestErrors: {
+    400: 'a bad body: `invalid_request` with `issues`, at most 20 and one saying how many more (types, providers, kinds, the outbound-address rules for the topic URL, a URL whose path is not one topic name, over 4 KiB; a server refusing the activation message: `topic_refused`)',
+    415: NOT_JSON_BODY,
+    429: 'more than 10 writes in a minute from this IPv4 address or IPv6 /64 (shared with every channel): `rate_limited`; see Retry-After',
+    503: 'the delivery wing is not configured on this deployment, or its database cannot be reached now: `ntfy_unavailable`, see Retry-After; or a new topic past its total cap: `ntfy_full`',
+  },
+} as const;
+
+/** ntfy's activation page: GET shows it, POST (its button) activates; a page, so answered with HTML. */
+const NTFY_ACTIVATION = {
+  path: NTFY_ACTIVATION_PATH,
+  tag: 'ntfy',
+  query: { schema: NtfyActivationQuerySchema, required: ['topic', 'token'] },
+  cache: 'noStore',
+  served: 'edge',
+  conditional: false,
+  preflight: false,
+  needsData: false,
+  requestErrors: {
+    503: 'the delivery wing is not configured on this deployment, or its database cannot be reached now: `ntfy_unavailable`, see Retry-After',
   },
 } as const;
 
@@ -667,6 +703,44 @@ export const ROUTES = [
     requestBody: { schema: ChatWebhookForgetSchema, maxBytes: CHAT_WEBHOOK_BODY_MAX_BYTES },
     ok: { status: 204, description: 'forgotten', content: {} },
     listing: {},
+  },
+  // ntfy (decisions.md, "More channels"; docs/delivery.md, "ntfy"): a topic told of new events, once activated.
+  {
+    ...NTFY_WRITE,
+    id: 'postNtfy',
+    methods: ['POST'],
+    summary: 'Send new events of chosen providers and kinds to an ntfy topic, in a language, once activated',
+    description:
+      'The topic is sent one message at once: an activation link. Nothing else is sent to it until that link is opened and its button pressed (a POST). Writing a known topic replaces its choices and asks for activation again.',
+    requestBody: { schema: NtfyRequestSchema, maxBytes: NTFY_BODY_MAX_BYTES },
+    ok: {
+      status: 201,
+      description: 'a new topic: the topics and language stored, waiting for activation',
+      content: { json: NtfyTopicsSchema },
+      alsoOk: { status: 200, description: 'a known topic: its topics and language replaced, waiting for activation' },
+    },
+  },
+  {
+    ...NTFY_WRITE,
+    id: 'deleteNtfy',
+    methods: ['DELETE'],
+    summary: 'Stop sending to an ntfy topic (also one never seen)',
+    requestBody: { schema: NtfyForgetSchema, maxBytes: NTFY_BODY_MAX_BYTES },
+    ok: { status: 204, description: 'forgotten', content: {} },
+  },
+  {
+    ...NTFY_ACTIVATION,
+    id: 'getNtfyActivation',
+    methods: ['GET'],
+    summary: 'The activation page of an ntfy topic: what will be sent, and a button (changes nothing)',
+    ok: { description: 'the page; 404 for a wrong token or a topic not stored', content: { html: 'text' } },
+  },
+  {
+    ...NTFY_ACTIVATION,
+    id: 'postNtfyActivation',
+    methods: ['POST'],
+    summary: 'Activate an ntfy topic: its events are sent from now on',
+    ok: { description: 'activated; 404 for a wrong token or a topic not stored', content: { html: 'text' } },
   },
   // WebSub (decisions.md, "WebSub"; docs/delivery.md): the hub every feed advertises. A server's form POST, so it is
   // answered here, before Astro (which refuses a form POST without a same-origin Origin).

@@ -12,6 +12,7 @@ export const DEFAULT_SUBSCRIBER_CAPS: Readonly<Record<ChannelName, number>> = {
   slack: 10_000,
   websub: 10_000,
   hooks: 10_000,
+  ntfy: 10_000,
   telegram: 10_000,
 };
 

@@ -380,6 +380,20 @@ export const en = {
     inEffect: 'In effect',
     separator: ' · ',
   },
+  /** ntfy (src/core/ntfy/ntfy.ts): the activation message and page. */
+  ntfy: {
+    listSeparator: ', ',
+    choices: (providers: string, kinds: string) =>
+      `What will be sent: each new announcement of ${providers} (${kinds}).`,
+    activationTitle: 'Activate Departures Board notifications',
+    activationBody: (choices: string, url: string) =>
+      `Someone asked to send Departures Board announcements to this topic. ${choices} Nothing is sent until this link is opened and confirmed: ${url}`,
+    activate: 'Activate',
+    pageTitle: 'ntfy notifications from Departures Board',
+    pageAsk: (topic: string) => `Send announcements to the ntfy topic ${topic}?`,
+    pageActivated: 'Activated: new announcements will be sent to this topic.',
+    pageUnknown: 'This activation link is not valid any more. Subscribe the topic again under “Notify me”.',
+  },
   /** The provider page's forecast section (src/components/ForecastSection.astro and its charts). */
   forecastPage,
   /** "Notify me"'s channels beside browser push: Discord and Slack, feeds and WebSub, calendars, the terminal. */

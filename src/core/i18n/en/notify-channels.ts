@@ -9,6 +9,7 @@ export const notifyChannels = {
   summaries: {
     browser: 'In this browser',
     chat: 'In a Discord or Slack channel',
+    ntfy: 'With the ntfy app',
     telegram: 'In Telegram',
     feeds: 'In a feed reader',
     calendars: 'In a calendar',
@@ -61,6 +62,14 @@ export const notifyChannels = {
       unsubscribed: 'Unsubscribed: nothing more will be posted to this chat.',
       listSeparator: ', ',
     },
+  },
+  ntfy: {
+    intro:
+      'Each new announcement you choose, in English, as a notification of the ntfy app on a phone or a desktop: subscribe the app to a topic (on ntfy.sh or your own server), then send its URL here.',
+    subscribe: 'With curl, your topic URL in place of the example:',
+    activation:
+      'The topic is sent one message with an activation link; nothing else is sent until you open it and press Activate.',
+    stop: 'To stop:',
   },
   feeds: {
     intro: 'The newest announcements as RSS, Atom or JSON Feed:',

@@ -356,6 +356,18 @@ export const zh: Translations = {
     inEffect: '生效于',
     separator: ' · ',
   },
+  ntfy: {
+    listSeparator: '、',
+    choices: (providers: string, kinds: string) => `将发送：${providers} 的每条新公告（${kinds}）。`,
+    activationTitle: '激活 Departures Board 通知',
+    activationBody: (choices: string, url: string) =>
+      `有人请求将 Departures Board 的公告发送到此主题。${choices}打开并确认此链接之前，不会发送任何内容：${url}`,
+    activate: '激活',
+    pageTitle: '来自 Departures Board 的 ntfy 通知',
+    pageAsk: (topic: string) => `将公告发送到 ntfy 主题 ${topic}？`,
+    pageActivated: '已激活：新公告将发送到此主题。',
+    pageUnknown: '此激活链接已失效。请在“通知我”中重新订阅该主题。',
+  },
   /** The provider page's forecast section (src/components/ForecastSection.astro and its charts). */
   forecastPage,
   notifyChannels,

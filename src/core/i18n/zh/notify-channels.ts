@@ -5,6 +5,7 @@ export const notifyChannels: Translations['notifyChannels'] = {
   summaries: {
     browser: '在此浏览器中',
     chat: '在 Discord 或 Slack 频道中',
+    ntfy: '用 ntfy 应用',
     telegram: '在 Telegram 中',
     feeds: '在订阅源阅读器中',
     calendars: '在日历中',
@@ -54,6 +55,13 @@ export const notifyChannels: Translations['notifyChannels'] = {
       unsubscribed: '已退订：此聊天不会再收到任何消息。',
       listSeparator: '、',
     },
+  },
+  ntfy: {
+    intro:
+      '你选择的每条新公告都会以中文作为 ntfy 应用的通知发到手机或电脑：先让应用订阅一个主题（ntfy.sh 或你自己的服务器），再把主题地址发到这里。',
+    subscribe: '用 curl 发送，把示例换成你的主题地址：',
+    activation: '该主题会先收到一条带激活链接的消息；在你打开链接并点击“激活”之前，不会发送其他任何内容。',
+    stop: '停止：',
   },
   feeds: {
     intro: '最新公告的 RSS、Atom 或 JSON Feed：',

@@ -1,6 +1,7 @@
 import type { DeliveryChannel } from '../channel.ts';
 import { discordChannel, slackChannel } from './chat/index.ts';
 import { hooksChannel } from './hooks/index.ts';
+import { ntfyChannel } from './ntfy/index.ts';
 import { pushChannel } from './push/index.ts';
 import { telegramChannel } from './telegram/index.ts';
 import { webSubChannel } from './websub/index.ts';
@@ -15,6 +16,7 @@ export const CHANNELS: readonly DeliveryChannel[] = [
   slackChannel,
   webSubChannel,
   hooksChannel,
+  ntfyChannel,
   telegramChannel,
 ];
 
