@@ -78,10 +78,27 @@ describe('POST /telegram: the body, as every write', () => {
     expect((await issuesOf(response)).map((issue) => issue.code)).toContain(code);
   });
 
-  it('the write limit is 429 with Retry-After', async () => {
-    const response = await post(update('/start'), {}, { ...configured, WRITE_LIMITER: closed });
+  it('the write limit is 429 with Retry-After, counted per chat, not per address (every update comes from Telegram)', async () => {
+    const response = await post(update('/subscribe provider_a'), {}, { ...configured, WRITE_LIMITER: closed });
     expect(response?.status).toBe(429);
+    expect(response!.headers.get('Retry-After')).toMatch(/^\d+$/);
     expect(await response!.json()).toEqual({ error: 'rate_limited' });
+    const keys: string[] = [];
+    const counting = {
+      limit: async ({ key }: { key: string }) => {
+        keys.push(key);
+        return { success: true };
+      },
+    } as unknown as RateLimit;
+    await post(
+      update('/subscribe provider_a'),
+      { 'CF-Connecting-IP': '203.0.113.9' },
+      { ...configured, WRITE_LIMITER: counting },
+    );
+    expect(keys).toEqual([`telegram:${update('/start').message.chat.id}`]);
+    // A command that changes nothing (/start, /status) spends nothing.
+    await post(update('/start'), {}, { ...configured, WRITE_LIMITER: counting });
+    expect(keys).toHaveLength(1);
   });
 
   it('CORS: any origin (the answer as the worker sends it, and the preflight); other methods 405', async () => {

@@ -17,13 +17,15 @@ import { telegramChannel } from '../../src/server/delivery/channels/telegram/ind
 import { WRITE_RETRY_AFTER_SECONDS } from '../../src/server/delivery/write-path.ts';
 import { deleteSubscriber, saveSubscriber } from '../../src/server/delivery/subscribers.ts';
 import { readJsonWrite, storing } from '../../src/server/http/json-write.ts';
-import { channelFull, jsonResponse } from '../../src/server/http/responses.ts';
+import { secondsLeftInWindow, withinRateLimitOf } from '../../src/server/http/rate-limit.ts';
+import { channelFull, jsonResponse, rateLimited } from '../../src/server/http/responses.ts';
 import type { EdgeHandlers } from '../route-handler.ts';
 
 /**
  * `POST /telegram`, the bot's webhook (decisions.md, "More channels: Telegram, ntfy, signed webhooks";
  * docs/delivery.md, "Telegram"). The secret header first (401, also when no bot is configured), then the body as
- * every write reads it (the write limit, 415, the size, 400), then the command. A command is answered in the
+ * every write reads it (415, the size, 400), then the command; a subscription's change spends the write limit of
+ * its chat. A command is answered in the
  * webhook's answer itself (the Bot API's "making requests when getting updates": `{"method":"sendMessage",…}`);
  * anything else is taken (`200 {}`) and ignored, so that Telegram does not send it again.
  */
@@ -54,9 +56,13 @@ async function answer(context: EdgeContext, { chatId, locale, command }: Telegra
     const board = boardFromSummaries(await context.summaries(), context.now);
     return reply(chatId, telegramStatusText(board.providers, context.now, locale, BASE_URL));
   }
-  const { DB: db, DELIVERY_QUEUE: queue } = context.env;
-  if (db === undefined || queue === undefined || !telegramChannel.ready(context.env)) return unavailable();
+  const { DB: db, DELIVERY_QUEUE: queue, WRITE_LIMITER: limiter } = context.env;
   const key = String(chatId);
+  // The write limit per chat: every update comes from Telegram's own servers, so a limit per address would be
+  // one budget for every chat of the bot.
+  if (limiter !== undefined && !(await withinRateLimitOf(limiter, `telegram:${key}`, 'Write')))
+    return rateLimited(secondsLeftInWindow(context.now));
+  if (db === undefined || queue === undefined || !telegramChannel.ready(context.env)) return unavailable();
   return storing('telegram', unavailable, async () => {
     if (command.name === 'unsubscribe') {
       await deleteSubscriber(db, 'telegram', key);
@@ -82,7 +88,7 @@ async function handleTelegramUpdate(context: EdgeContext): Promise<Response> {
     !secretMatches(context.request.headers.get('x-telegram-bot-api-secret-token'), context.env.TELEGRAM_WEBHOOK_SECRET)
   )
     return unauthorized();
-  const body = await readJsonWrite(context, TelegramUpdateSchema, TELEGRAM_UPDATE_MAX_BYTES);
+  const body = await readJsonWrite(context, TelegramUpdateSchema, TELEGRAM_UPDATE_MAX_BYTES, false);
   if (!body.ok) return body.response;
   const request = telegramRequest(body.value, context.env.TELEGRAM_BOT_USERNAME);
   return request === null ? jsonResponse({}, { headers: noStore }) : answer(context, request);

@@ -20,10 +20,16 @@ export async function readJsonWrite<S extends z.ZodType>(
   context: EdgeContext,
   schema: S,
   maxBytes: number,
+  /** False for a write whose caller counts its own key against the limit (Telegram's chat, not its servers' IP). */
+  perClientLimit = true,
 ): Promise<JsonWrite<z.infer<S>>> {
   const { request, env } = context;
   // One budget for every subscription write (decided: "the write limit as push").
-  if (env.WRITE_LIMITER !== undefined && !(await withinRateLimit(env.WRITE_LIMITER, request, 'Write')))
+  if (
+    perClientLimit &&
+    env.WRITE_LIMITER !== undefined &&
+    !(await withinRateLimit(env.WRITE_LIMITER, request, 'Write'))
+  )
     return { ok: false, response: rateLimited(secondsLeftInWindow(context.now)) };
   if (!isJsonBody(request))
     return {

@@ -16,8 +16,14 @@ export const RATE_LIMIT_PERIOD_SECONDS = 60;
  * The client is its `CF-Connecting-IP` as `clientKey` (src/core/http/client-key.ts) counts it: an IPv4 address
  * alone, an IPv6 address by its /64 (what one customer usually gets), anything else under `unknown`.
  */
-export async function withinRateLimit(limiter: RateLimit, request: Request, what: string, cost = 1): Promise<boolean> {
-  const key = clientKey(request.headers.get('CF-Connecting-IP'));
+export const withinRateLimit = (limiter: RateLimit, request: Request, what: string, cost = 1): Promise<boolean> =>
+  withinRateLimitOf(limiter, clientKey(request.headers.get('CF-Connecting-IP')), what, cost);
+
+/**
+ * The same for a client known by another key than its address: a Telegram chat, whose updates all come from
+ * Telegram's few servers (functions/api/telegram.ts), so that one busy chat, not the bot, spends the budget.
+ */
+export async function withinRateLimitOf(limiter: RateLimit, key: string, what: string, cost = 1): Promise<boolean> {
   try {
     for (let spent = 0; spent < cost; spent += 1) if (!(await limiter.limit({ key })).success) return false;
     return true;
