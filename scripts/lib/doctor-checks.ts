@@ -201,6 +201,21 @@ export function checkSettings(input: SettingsInput): DoctorFindings {
   );
   findings.problems.push(...checkWebhook('OPS_WEBHOOK_URL', env.OPS_WEBHOOK_URL, 'alerts'));
 
+  // Telegram (docs/delivery.md, "Telegram"): the bot's token and its webhook's secret go together.
+  const [token, secret] = [sourceOf('TELEGRAM_BOT_TOKEN', input), sourceOf('TELEGRAM_WEBHOOK_SECRET', input)];
+  if (token === 'absent' && secret === 'absent')
+    findings.notes.push(
+      'TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET: absent: no Telegram bot (POST /telegram answers 401)',
+    );
+  else if (token === 'absent' || secret === 'absent')
+    findings.problems.push(
+      `${token === 'absent' ? 'TELEGRAM_BOT_TOKEN' : 'TELEGRAM_WEBHOOK_SECRET'} is missing while its pair is set: set both (the bot's token from BotFather, and the secret given to setWebhook), or neither`,
+    );
+  else
+    findings.notes.push(
+      `TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET: ${where(token)}: the Telegram bot answers and delivers`,
+    );
+
   findings.notes.push(
     env.REPOSITORY_URL
       ? 'REPOSITORY_URL: set: the pages link commits, review links and the wrong-event form'

@@ -97,6 +97,7 @@ describe('npm run doctor', () => {
       'ok: VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT: absent: browser push is off (503 push_unavailable); Discord, Slack and WebSub work without them',
       'ok: REVIEW_WEBHOOK_URL: absent: new drafts are kept in D1 and no reviewer is told (docs/watch.md)',
       'ok: OPS_WEBHOOK_URL: absent: no alert is sent when a part turns failing; /api/health still says it (docs/health.md)',
+      'ok: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET: absent: no Telegram bot (POST /telegram answers 401)',
       'ok: REPOSITORY_URL: absent here (deploy.yml sets it for the build): without it the pages show no commit or report links',
       'ok: worker secrets: not listed: CLOUDFLARE_API_TOKEN is not set (with it and CLOUDFLARE_ACCOUNT_ID the doctor asks Cloudflare)',
       `ok: migrations (local): all ${migrations.length} applied`,
@@ -113,17 +114,22 @@ describe('npm run doctor', () => {
       envFile,
       `# a .dev.vars-style file\n${Object.entries(keys)
         .map(([name, value]) => `${name}=${value}`)
-        .join('\n')}\nREVIEW_WEBHOOK_URL="${DISCORD}"\nSITE_URL=https://board.example.org\n`,
+        .join(
+          '\n',
+        )}\nREVIEW_WEBHOOK_URL="${DISCORD}"\nSITE_URL=https://board.example.org\nTELEGRAM_BOT_TOKEN=123:bot-token\nTELEGRAM_WEBHOOK_SECRET=hook-secret\n`,
     );
     const good = doctor(['--config', filledConfig, '--persist-to', migratedState, '--env-file', envFile], bareEnv());
     expect(good.code).toBe(0);
     expect(good.lines).toContain('ok: VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT: set: browser push is on');
     expect(good.lines).toContain('ok: REVIEW_WEBHOOK_URL: set: each new draft is sent to the review channel');
+    expect(good.lines).toContain(
+      'ok: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET: set: the Telegram bot answers and delivers',
+    );
 
     const badFile = path.join(folder, 'bad.dev.vars');
     await writeFile(
       badFile,
-      `VAPID_PUBLIC_KEY=${keys.VAPID_PUBLIC_KEY}\nREVIEW_WEBHOOK_URL=http://discord.com/api/webhooks/1/review-token\nOPS_WEBHOOK_URL=https://ops.example.org/hook\nSITE_URL=http://localhost:4321\nALLOW_LOOPBACK_RECEIVERS=true\n`,
+      `VAPID_PUBLIC_KEY=${keys.VAPID_PUBLIC_KEY}\nREVIEW_WEBHOOK_URL=http://discord.com/api/webhooks/1/review-token\nOPS_WEBHOOK_URL=https://ops.example.org/hook\nSITE_URL=http://localhost:4321\nALLOW_LOOPBACK_RECEIVERS=true\nTELEGRAM_BOT_TOKEN=123:bot-token\n`,
     );
     const bad = doctor(['--config', filledConfig, '--persist-to', migratedState, '--env-file', badFile], bareEnv());
     expect(bad.code).toBe(1);
@@ -132,11 +138,12 @@ describe('npm run doctor', () => {
       'problem: VAPID_PRIVATE_KEY, VAPID_SUBJECT absent while VAPID_PUBLIC_KEY set: push needs all three and stays off; put the missing ones with `npx wrangler secret put <NAME>` (docs/deploy.md, "Secrets")',
       'problem: REVIEW_WEBHOOK_URL is not a Discord (https://discord.com/api/webhooks/<id>/<token>) or Slack (https://hooks.slack.com/services/…) webhook, so review messages cannot be sent: set it again with `npx wrangler secret put REVIEW_WEBHOOK_URL`',
       'problem: OPS_WEBHOOK_URL is not a Discord (https://discord.com/api/webhooks/<id>/<token>) or Slack (https://hooks.slack.com/services/…) webhook, so alerts cannot be sent: set it again with `npx wrangler secret put OPS_WEBHOOK_URL`',
+      "problem: TELEGRAM_WEBHOOK_SECRET is missing while its pair is set: set both (the bot's token from BotFather, and the secret given to setWebhook), or neither",
       'problem: ALLOW_LOOPBACK_RECEIVERS (or PUSH_ALLOW_LOOPBACK_RECEIVER) is set: a test switch that lets every outbound address be this machine; remove it from the deployment',
-      'doctor: 5 problems; fix them and run npm run doctor again (docs/deploy.md)',
+      'doctor: 6 problems; fix them and run npm run doctor again (docs/deploy.md)',
     ]);
     const printed = [...good.lines, ...bad.lines].join('\n');
-    for (const secret of [keys.VAPID_PUBLIC_KEY, keys.VAPID_PRIVATE_KEY, 'review-token'])
+    for (const secret of [keys.VAPID_PUBLIC_KEY, keys.VAPID_PRIVATE_KEY, 'review-token', 'bot-token', 'hook-secret'])
       expect(printed).not.toContain(secret);
   });
 
