@@ -125,6 +125,10 @@ describe('ntfy, from a subscription to a topic', () => {
     const html = await page.text();
     expect(html).toContain('What will be sent: each new announcement of Provider A (Reset).');
     expect(html).toContain('<button type="submit">Activate</button>');
+    // Its validator, as the OpenAPI document says of every GET answered 200.
+    const etag = page.headers.get('etag');
+    expect(etag).not.toBeNull();
+    expect((await fetch(`${server.baseUrl}${path}`, { headers: { 'If-None-Match': etag! } })).status).toBe(304);
     const topicRows = () =>
       queryLocalD1(
         copy.state,
