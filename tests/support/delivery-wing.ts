@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { assetsBinding, type BuiltFiles, fixtureFiles } from '../../scripts/lib/built-files.ts';
 import type { ChannelName } from '../../src/core/delivery/channels.ts';
+import { newHookSecret } from '../../src/core/hooks/payload.ts';
 import type { Event } from '../../src/core/schemas.ts';
 import { makeEvent } from '../../src/core/test-events.ts';
 import type { Locale } from '../../src/core/vocabulary.ts';
 import type { DeliveryBindings } from '../../src/server/delivery/bindings.ts';
+import { storedHookSecret } from '../../src/server/delivery/channels/hooks/index.ts';
+import {
+  ACTIVATION_WINDOW_MS,
+  activate,
+  NtfyData,
+  newActivationToken,
+} from '../../src/server/delivery/channels/ntfy/index.ts';
 import { dispatchDue } from '../../src/server/delivery/dispatch.ts';
 import {
   DEAD_LETTER_QUEUE_NAME,
@@ -16,16 +24,19 @@ import { recoverDeliveries } from '../../src/server/delivery/recover.ts';
 import { saveSubscriber } from '../../src/server/delivery/subscribers.ts';
 import { runDeliveryQueue } from '../../src/server/delivery/worker-handlers.ts';
 import { type ChatReceiver, startChatReceiver } from './chat-receiver.ts';
+import { type HooksReceiver, startHooksReceiver } from './hooks-receiver.ts';
+import { type NtfyReceiver, startNtfyReceiver } from './ntfy-receiver.ts';
 import { createSubscriberKeys, type PushReceiver, type SubscriberKeys, startPushReceiver } from './push-receiver.ts';
 import { type RecordingQueue, recordingQueue } from './recording-queue.ts';
 import { REAL_D1, stateDatabaseForFile } from './state-d1.ts';
+import { startTelegramReceiver, type TelegramReceiver } from './telegram-receiver.ts';
 import { vapidForTest } from './test-vapid.ts';
 import { startWebSubSubscriber, type WebSubSubscriber } from './websub-subscriber.ts';
 
 /**
  * The delivery wing's in-process tests (src/server/delivery/wing-*.test.ts) stand on this: one real local D1, and a
- * push service, a chat platform (Discord's and Slack's webhook paths) and a WebSub subscriber on loopback, each
- * started once per file; before each test the database is emptied, the receivers' records forgotten, a new
+ * push service, a chat platform (Discord's and Slack's webhook paths), a WebSub subscriber, the Telegram Bot API, an
+ * ntfy server and a signed webhooks receiver on loopback, each started once per file; before each test the database is emptied, the receivers' records forgotten, a new
  * recording queue made and the published events reset. The test drives the clock: `T0` is a minute well ahead of
  * the real clock, so that a queue message's own time (`at`) is the clock its consumer runs at (messages.ts,
  * `clockOf`), and the test moves it by hours with no real waiting.
@@ -45,6 +56,9 @@ export const at = (minutes: number): Date => new Date(T0.getTime() + minutes * M
 /** `T0` moved by `seconds`. */
 export const atSeconds = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
 
+/** The bot's token the Telegram receiver knows (`TELEGRAM_BOT_TOKEN` in `env()`). */
+export const TELEGRAM_TEST_TOKEN = '123456789:wing-test-token';
+
 /** A cap no test reaches (the caps themselves: functions/api/subscriber-writes.test.ts). */
 const NO_CAP = 1_000_000;
 
@@ -56,13 +70,19 @@ export interface Wing {
   readonly push: PushReceiver;
   readonly chat: ChatReceiver;
   readonly websub: WebSubSubscriber;
+  readonly telegram: TelegramReceiver;
+  readonly ntfy: NtfyReceiver;
+  readonly hooks: HooksReceiver;
   /** The test's VAPID key pair: `secrets` as the worker reads them, `keys` as a push service checks them. */
   readonly vapid: ReturnType<typeof vapidForTest>;
   /** The events the build publishes (its `/data/board.json` and feeds), a history event by default. */
   published: Event[];
   /** The built files of `published`, as the worker's ASSETS serves them (built at `T0`). */
   files(): BuiltFiles;
-  /** The worker's bindings: the wing wired, the VAPID secrets, the loopback switch on; `overrides` replace. */
+  /**
+   * The worker's bindings: the wing wired, the VAPID secrets, the Telegram bot's token and its API on the receiver,
+   * the loopback switch on; `overrides` replace.
+   */
   env(overrides?: Partial<WingEnv>): WingEnv;
   /** A browser's push subscription on the push receiver, to `topics`; its id, path and keys. */
   pushSubscriber(
@@ -80,6 +100,21 @@ export interface Wing {
     topic: string,
     options?: { secret?: string; expiresAt?: Date | null },
   ): Promise<{ id: number; path: string }>;
+  /** A Telegram chat subscribed to `topics`, as the bot's `/subscribe` stores it: its id is its address. */
+  telegramSubscriber(topics: readonly string[], options?: { locale?: Locale }): Promise<{ id: number; chatId: number }>;
+  /**
+   * An ntfy topic on the ntfy receiver, subscribed to `topics` and already activated: stored waiting, as
+   * `POST /api/ntfy` stores it, then activated by the channel's own `activate`, as the activation page's button does.
+   */
+  ntfySubscriber(
+    topics: readonly string[],
+    options?: { locale?: Locale },
+  ): Promise<{ id: number; topic: string; url: string }>;
+  /**
+   * A signed webhook on the hooks receiver, subscribed to `topics` and already verified: stored with its new secret as
+   * the channel's verification stores it, and the receiver told the secret to verify each delivery with.
+   */
+  hooksSubscriber(topics: readonly string[]): Promise<{ id: number; path: string; secret: string }>;
   /**
    * Hands what the queue holds to the worker's queue handler, in batches of at most 100 as Cloudflare does, and what
    * that enqueues in turn, until nothing is left. Returns the messages the handler retried.
@@ -97,7 +132,16 @@ export interface Wing {
 export function deliveryWing(): Wing {
   const database = stateDatabaseForFile();
   const vapid = vapidForTest();
-  let receivers: { push: PushReceiver; chat: ChatReceiver; websub: WebSubSubscriber } | undefined;
+  let receivers:
+    | {
+        push: PushReceiver;
+        chat: ChatReceiver;
+        websub: WebSubSubscriber;
+        telegram: TelegramReceiver;
+        ntfy: NtfyReceiver;
+        hooks: HooksReceiver;
+      }
+    | undefined;
   let queued: RecordingQueue<DeliveryMessage> | undefined;
   let built: { key: string; files: BuiltFiles } | undefined;
   let sequence = 0;
@@ -107,11 +151,25 @@ export function deliveryWing(): Wing {
   };
 
   beforeAll(async () => {
-    const [push, chat, websub] = await Promise.all([startPushReceiver(), startChatReceiver(), startWebSubSubscriber()]);
-    receivers = { push, chat, websub };
+    const [push, chat, websub, telegram, ntfy, hooks] = await Promise.all([
+      startPushReceiver(),
+      startChatReceiver(),
+      startWebSubSubscriber(),
+      startTelegramReceiver(TELEGRAM_TEST_TOKEN),
+      startNtfyReceiver(),
+      startHooksReceiver(),
+    ]);
+    receivers = { push, chat, websub, telegram, ntfy, hooks };
   }, REAL_D1.timeout);
   afterAll(async () => {
-    await Promise.all([receivers?.push.close(), receivers?.chat.close(), receivers?.websub.close()]);
+    await Promise.all([
+      receivers?.push.close(),
+      receivers?.chat.close(),
+      receivers?.websub.close(),
+      receivers?.telegram.close(),
+      receivers?.ntfy.close(),
+      receivers?.hooks.close(),
+    ]);
   }, REAL_D1.timeout);
 
   const wing: Wing = {
@@ -130,6 +188,15 @@ export function deliveryWing(): Wing {
     get websub() {
       return started(receivers).websub;
     },
+    get telegram() {
+      return started(receivers).telegram;
+    },
+    get ntfy() {
+      return started(receivers).ntfy;
+    },
+    get hooks() {
+      return started(receivers).hooks;
+    },
     vapid,
     published: [],
     files() {
@@ -144,6 +211,8 @@ export function deliveryWing(): Wing {
       return {
         ...vapid.secrets,
         ALLOW_LOOPBACK_RECEIVERS: 'true',
+        TELEGRAM_BOT_TOKEN: TELEGRAM_TEST_TOKEN,
+        TELEGRAM_API_URL: wing.telegram.origin,
         ASSETS: assets,
         DB: database.db,
         DELIVERY_QUEUE: wing.queued.queue as unknown as Queue,
@@ -184,6 +253,41 @@ export function deliveryWing(): Wing {
       wing.websub.intend('subscribe', topic, path, secret === undefined ? {} : { secret });
       const data = { topic, secret: secret ?? null };
       return { id: await save('websub', `${topic} ${callback}`, callback, null, data, expiresAt, [topic]), path };
+    },
+    async telegramSubscriber(topics, { locale = 'en' } = {}) {
+      sequence += 1;
+      const chatId = 100_000 + sequence;
+      // What functions/api/telegram.ts stores for `/subscribe`: the chat's id as key and address, no fields.
+      return { id: await save('telegram', String(chatId), String(chatId), locale, {}, null, topics), chatId };
+    },
+    async ntfySubscriber(topics, { locale = 'en' } = {}) {
+      sequence += 1;
+      const topic = `wing_topic_${sequence}`;
+      const url = `${wing.ntfy.origin}/${topic}`;
+      const pairs = topics.map((pair) => pair.split('/'));
+      const data = NtfyData.parse({
+        token: newActivationToken(),
+        activated: false,
+        topics,
+        providers: [...new Set(pairs.map(([provider]) => provider))],
+        kinds: [...new Set(pairs.map(([, kind]) => kind))],
+      });
+      // As `POST /api/ntfy` stores it (functions/api/ntfy.ts): waiting, with no topic rows and an end a week on …
+      const id = await save('ntfy', url, url, locale, data, new Date(at(-60).getTime() + ACTIVATION_WINDOW_MS), []);
+      // … then activated as the page's button does: the topic rows written, the end cleared.
+      await activate(database.db, id, data);
+      return { id, topic, url };
+    },
+    async hooksSubscriber(topics) {
+      sequence += 1;
+      const path = `/hook/${sequence}`;
+      const url = `${wing.hooks.origin}${path}`;
+      const secret = newHookSecret();
+      // As the channel's verification stores a hook whose URL echoed its challenge: the secret in its fields.
+      const id = await save('hooks', url, url, null, { secret }, null, topics);
+      if ((await storedHookSecret(database.db, url)) !== secret) throw new Error(`the hook ${url} has no secret`);
+      wing.hooks.expect(path, secret);
+      return { id, path, secret };
     },
     async drain({ env, fetcher } = {}) {
       const retried: DeliveryMessage[] = [];
@@ -254,6 +358,11 @@ export function deliveryWing(): Wing {
     receivers?.push.forget();
     receivers?.chat.forget();
     receivers?.websub.forget();
+    // The Telegram and hooks receivers keep their records in lists of their own: emptied here.
+    receivers?.telegram.received.splice(0);
+    receivers?.ntfy.forget();
+    receivers?.hooks.deliveries.splice(0);
+    receivers?.hooks.challenges.splice(0);
     wing.published = [];
   });
 

@@ -10,8 +10,12 @@ import { Webhook } from 'standardwebhooks';
  * - Verification: a GET carrying `hub.challenge` is answered 200 with the challenge as its body (the intent confirmed).
  * - Deliveries: each POST is recorded with its headers and body and verified with the specification's reference
  *   library for JavaScript (`standardwebhooks`) under the secret the test gave for that path (`expect`); answered 200
- *   unless an answer was set for it (`answerNext`, e.g. one 503, sent with `Retry-After: 1`).
+ *   unless an answer was set for it (`answerNext`: a status, e.g. one 503, sent with `Retry-After: 1`; or a status
+ *   with exactly the headers given, e.g. `{ status: 503 }` with none, as a receiver that is simply down answers).
  */
+
+/** An answer to a delivery: a status alone (a refusal then asks for a retry in a second), or with its own headers. */
+export type HookAnswer = number | { status: number; headers?: Record<string, string> };
 
 export interface HookDelivery {
   path: string;
@@ -30,13 +34,13 @@ export interface HooksReceiver {
   /** The secret that signs deliveries to `path` (the one the create answer gave). */
   expect(path: string, secret: string): void;
   /** The answers to the next deliveries to `path`, one each (200 when none is set). */
-  answerNext(path: string, ...statuses: number[]): void;
+  answerNext(path: string, ...answers: HookAnswer[]): void;
   close(): Promise<void>;
 }
 
 export async function startHooksReceiver(): Promise<HooksReceiver> {
   const secrets = new Map<string, string>();
-  const answers = new Map<string, number[]>();
+  const answers = new Map<string, HookAnswer[]>();
   const challenges: HooksReceiver['challenges'] = [];
   const deliveries: HookDelivery[] = [];
   const server = createServer((request, response) => {
@@ -64,10 +68,14 @@ export async function startHooksReceiver(): Promise<HooksReceiver> {
         } catch (error) {
           verified = { ok: false, error: String(error) };
         }
-      const status = answers.get(url.pathname)?.shift() ?? 200;
+      const answer = answers.get(url.pathname)?.shift() ?? 200;
+      const status = typeof answer === 'number' ? answer : answer.status;
       deliveries.push({ path: url.pathname, headers: request.headers, body, status, verified });
-      // A refusal asks for a retry in a second, as a busy receiver may (the service honours Retry-After).
-      response.writeHead(status, status >= 300 ? { 'Retry-After': '1' } : {}).end();
+      // A refusal given as a status asks for a retry in a second, as a busy receiver may (the service honours
+      // Retry-After); one given with its headers is sent with those alone.
+      const headers =
+        typeof answer === 'number' ? (status >= 300 ? { 'Retry-After': '1' } : {}) : (answer.headers ?? {});
+      response.writeHead(status, headers).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -77,7 +85,7 @@ export async function startHooksReceiver(): Promise<HooksReceiver> {
     challenges,
     deliveries,
     expect: (path, secret) => void secrets.set(path, secret),
-    answerNext: (path, ...statuses) => void answers.set(path, [...(answers.get(path) ?? []), ...statuses]),
+    answerNext: (path, ...list) => void answers.set(path, [...(answers.get(path) ?? []), ...list]),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

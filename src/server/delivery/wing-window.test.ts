@@ -1,3 +1,4 @@
+import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { discordRateLimit, slackRateLimit } from '../../../tests/support/chat-receiver.ts';
 import {
@@ -60,33 +61,105 @@ describe('within 24 hours of the transition', REAL_D1, () => {
       expect(await wing.handle(bodies)).toEqual([]);
     }
   }
-  type Paths = Map<number, { path: string; answerNext: (path: string, answer: { status: number }) => void }>;
+  /**
+   * Each subscriber's receiver, by subscriber id: how to make it answer its next request `status`, and what it
+   * answered each request of that subscriber so far, in order (its own record: by path, or by chat or topic where
+   * every subscriber of the channel is sent to one address).
+   */
+  type Paths = Map<number, { answerNext: (answer: { status: number }) => void; requests: () => number[] }>;
   function failNext(messages: readonly DeliveryMessage[], paths: Paths, status: number) {
     for (const message of messages)
-      if (message.type === 'deliver')
-        for (const id of message.subscriberIds) {
-          const target = paths.get(id)!;
-          target.answerNext(target.path, { status });
-        }
+      if (message.type === 'deliver') for (const id of message.subscriberIds) paths.get(id)!.answerNext({ status });
   }
+  /** The Bot API's refusal (core.telegram.org/bots/api: `{"ok":false,"error_code","description"}`). */
+  const botError = (status: number) => ({
+    status,
+    body: {
+      ok: false,
+      error_code: status,
+      description: status === 503 ? 'Service Unavailable' : 'Internal Server Error',
+    },
+  });
+  /** The signed webhook `everyChannel` made last: its path and its secret. */
+  let signed: { path: string; secret: string } | undefined;
   async function everyChannel(): Promise<Paths> {
     const push = await wing.pushSubscriber(['provider_a/reset']);
     const discord = await wing.chatSubscriber('discord', ['provider_a/reset']);
     const slack = await wing.chatSubscriber('slack', ['provider_a/reset']);
     const feed = await wing.webSubSubscriber(`${BASE_URL}/feed.xml`);
-    const chat = (path: string, answer: { status: number }) => wing.chat.answerNext(path, answer);
+    const telegram = await wing.telegramSubscriber(['provider_a/reset']);
+    const ntfy = await wing.ntfySubscriber(['provider_a/reset']);
+    const hook = await wing.hooksSubscriber(['provider_a/reset']);
+    signed = hook;
+    const chat = (path: string) => ({
+      answerNext: (answer: { status: number }) => wing.chat.answerNext(path, answer),
+      requests: () => answersAt(wing.chat.received, path),
+    });
     return new Map([
-      [push.id, { path: push.path, answerNext: (path, answer) => wing.push.answerNext(path, answer) }],
-      [discord.id, { path: discord.path, answerNext: chat }],
-      [slack.id, { path: slack.path, answerNext: chat }],
-      [feed.id, { path: feed.path, answerNext: (path, answer) => wing.websub.answerNext(path, answer) }],
+      [
+        push.id,
+        {
+          answerNext: (answer) => wing.push.answerNext(push.path, answer),
+          requests: () => answersAt(wing.push.received, push.path),
+        },
+      ],
+      [discord.id, chat(discord.path)],
+      [slack.id, chat(slack.path)],
+      [
+        feed.id,
+        {
+          answerNext: (answer) => wing.websub.answerNext(feed.path, answer),
+          requests: () => answersAt(wing.websub.deliveries, feed.path),
+        },
+      ],
+      [
+        telegram.id,
+        {
+          // Every chat's messages go to the one `sendMessage` path: the receiver answers and records them by chat.
+          answerNext: ({ status }) => wing.telegram.answerNext(telegram.chatId, botError(status)),
+          requests: () =>
+            wing.telegram.received
+              .filter(({ method, body }) => method === 'sendMessage' && body.chat_id === telegram.chatId)
+              .map(({ status }) => status),
+        },
+      ],
+      [
+        ntfy.id,
+        {
+          // Every topic's messages go to its server's root: the only topic on the receiver, told apart by its body.
+          answerNext: (answer) => wing.ntfy.answerNext('/', answer),
+          requests: () =>
+            wing.ntfy.received.filter(({ body }) => body?.topic === ntfy.topic).map(({ status }) => status),
+        },
+      ],
+      [
+        hook.id,
+        {
+          // A receiver that is down, with no Retry-After: the wing's own backoff, as for every other channel.
+          answerNext: ({ status }) => wing.hooks.answerNext(hook.path, { status }),
+          requests: () => answersAt(wing.hooks.deliveries, hook.path),
+        },
+      ],
     ]);
   }
-  const requestsTo = (path: string) => [
-    ...answersAt(wing.push.received, path),
-    ...answersAt(wing.chat.received, path),
-    ...answersAt(wing.websub.deliveries, path),
-  ];
+  /**
+   * The signed webhook's deliveries, all of one delivery: the same `webhook-id` on every try, and the one accepted
+   * verified by the Standard Webhooks reference library under the hook's secret, at the receiver as it arrived and
+   * again here.
+   */
+  function expectOneSignedDelivery({ path, secret }: { path: string; secret: string }) {
+    const deliveries = wing.hooks.deliveries.filter((delivery) => delivery.path === path);
+    expect(deliveries.length).toBeGreaterThan(20);
+    const ids = deliveries.map(({ headers }) => headers['webhook-id']);
+    expect(ids[0]).toMatch(/^.+\/.+$/);
+    expect(new Set(ids)).toEqual(new Set([ids[0]]));
+    const accepted = deliveries.at(-1)!;
+    expect(accepted.status).toBe(200);
+    expect(accepted.verified.ok).toBe(true);
+    expect(new Webhook(secret).verify(accepted.body, accepted.headers as Record<string, string>)).toEqual(
+      JSON.parse(accepted.body),
+    );
+  }
 
   it.each([
     ['23 hours', 23 * 60],
@@ -101,8 +174,8 @@ describe('within 24 hours of the transition', REAL_D1, () => {
       await handleAll(failing, paths);
       await minuteCron(26 * 60, failing, paths);
 
-      for (const { path } of paths.values()) {
-        const answers = requestsTo(path);
+      for (const { requests } of paths.values()) {
+        const answers = requests();
         // Tried all along (30 s doubling to an hour: 20 tries and more in 23 hours), then delivered, then left alone.
         expect(answers.length).toBeGreaterThan(20);
         expect(answers.slice(0, -1).every((status) => status >= 500)).toBe(true);
@@ -118,6 +191,7 @@ describe('within 24 hours of the transition', REAL_D1, () => {
         expect(Date.parse(row.done_at)).toBeLessThan(T0.getTime() + 24 * HOUR_MS);
       }
       expect((await failingSince()).every(({ failing_since }) => failing_since === null)).toBe(true);
+      expectOneSignedDelivery(signed!);
     },
     60_000,
   );
@@ -127,16 +201,21 @@ describe('within 24 hours of the transition', REAL_D1, () => {
     wing.queued.sent.push(...(await fannedOut()).map((body) => ({ body, delaySeconds: undefined })));
     await handleAll(() => true, paths);
     await minuteCron(26 * 60, () => true, paths);
-    const tries = [...paths.values()].map(({ path }) => requestsTo(path).length);
+    const tries = [...paths.values()].map(({ requests }) => requests().length);
+    expect(tries.every((count) => count > 20)).toBe(true);
     const rows = await wing.rows<{ state: string; done_at: string }>('SELECT state, done_at FROM deliveries');
-    expect(rows.map(({ state }) => state)).toEqual(['expired', 'expired', 'expired', 'expired']);
+    expect(rows.map(({ state }) => state)).toEqual(Array.from(paths.keys(), () => 'expired'));
+    expect(rows.length).toBe(7);
     // The last try, in the window's last minute, failed too.
     for (const { done_at } of rows) expect(done_at).toBe(iso(24 * HOUR_MS - MINUTE_MS));
     // Days later, nothing more: not a try, not a message.
     expect(await recoverAt(at(3 * 24 * 60))).toMatchObject({ requeued: 0 });
-    expect([...paths.values()].map(({ path }) => requestsTo(path).length)).toEqual(tries);
+    expect([...paths.values()].map(({ requests }) => requests().length)).toEqual(tries);
+    // Every try was refused, the signed webhook's all of one delivery (one `webhook-id`).
+    for (const { requests } of paths.values()) expect(requests().every((status) => status >= 500)).toBe(true);
+    expect(new Set(wing.hooks.deliveries.map(({ headers }) => headers['webhook-id'])).size).toBe(1);
     // Failing since T0, a day: short of the 7 days that drop a subscriber.
-    expect((await subscriberIds()).length).toBe(4);
+    expect((await subscriberIds()).length).toBe(7);
   }, 60_000);
 
   it('tries once more in the window’s last minute a delivery whose next try would fall past it (paced for 6 hours at hour 20), and expires it only if that fails', async () => {
