@@ -235,7 +235,8 @@ async function openChatForm(path: string): Promise<Page> {
   // From the file's own server: the form writes to the page's own origin.
   const page = await open(path, { javaScript: true, origin: webhookServer.baseUrl });
   await page.click('#notify-chat > summary');
-  await page.waitForSelector('#chat-webhook-form', { state: 'visible' });
+  // Shown by the page's script once it runs: on a machine busy with other runs that took over 30 s once.
+  await page.waitForSelector('#chat-webhook-form', { state: 'visible', timeout: 50_000 });
   expect(await page.isHidden('[data-chat-fallback]')).toBe(true);
   return page;
 }
