@@ -115,7 +115,7 @@ afterEach(async () => {
   receiver.power.turnedAway.length = 0;
 });
 
-describe('the minute cron’s watcher', () => {
+describe('the minute cron’s watcher', REAL_D1, () => {
   it('polls politely: the validators the next minute (304), nothing proposed of what is recorded, a new post once', async () => {
     const bindings = env({ webhook: `${receiver.origin}/services/T1/B1/review` });
     await runScheduledWatch(bindings, minute(0));
@@ -491,7 +491,7 @@ describe('the minute cron’s watcher', () => {
   });
 });
 
-describe('GET /api/sources reads the newest report', () => {
+describe('GET /api/sources reads the newest report', REAL_D1, () => {
   const kvReport = (checkedAt: Date) =>
     memoryKv({
       'source-report': JSON.stringify({
