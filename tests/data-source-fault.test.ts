@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
+import { copyBuild } from './support/served-site.ts';
 
 /**
  * The data source made unavailable for real: a copy of the build is served in workerd with its data assets
@@ -45,7 +46,7 @@ async function serveCopy(): Promise<string> {
 
 beforeAll(async () => {
   copy = await mkdtemp(path.join(tmpdir(), 'departures-board-dist-'));
-  await cp(inject('builtDir'), copy, { recursive: true });
+  await copyBuild(inject('builtDir'), copy);
   for (const name of DATA_FILES) await cp(dataFile(name), savedFile(name));
 });
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -7,6 +7,7 @@ import { type RunningServer, startServer } from '../scripts/lib/local-server.ts'
 import { type ChatReceiver, startChatReceiver } from './support/chat-receiver.ts';
 import { lockLocalD1 } from './support/d1-lock.ts';
 import { type FeedServer, rssFeed, startFeedServer } from './support/feed-server.ts';
+import { copyBuild } from './support/served-site.ts';
 
 /**
  * GET /api/health and the operator's alerts against the served build (decisions.md, "Operable"; docs/health.md),
@@ -48,7 +49,7 @@ const opsTexts = (ops: ChatReceiver) =>
 async function servedCopy(name: string, edit?: (config: Record<string, unknown>) => void) {
   const copy = await mkdtemp(path.join(tmpdir(), `departures-board-${name}-dist-`));
   const state = await mkdtemp(path.join(tmpdir(), `departures-board-${name}-state-`));
-  await cp(inject('builtDir'), copy, { recursive: true });
+  await copyBuild(inject('builtDir'), copy);
   if (edit !== undefined) {
     const file = path.join(copy, 'client/data/watch.json');
     const config = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;

@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from '../scripts/lib/local-server.ts'
 import type { Event } from '../src/core/schemas.ts';
 import { rssFeed, startFeedServer, type FeedServer } from './support/feed-server.ts';
 import { startPushReceiver, type PushReceiver } from './support/push-receiver.ts';
+import { copyBuild } from './support/served-site.ts';
 
 /**
  * From a post to a reviewer, served: a copy of the build whose watch configuration (`/data/watch.json`) names two
@@ -65,7 +66,7 @@ beforeAll(async () => {
   copy = await mkdtemp(path.join(tmpdir(), 'departures-board-watch-dist-'));
   state = await mkdtemp(path.join(tmpdir(), 'departures-board-watch-state-'));
   workspace = await mkdtemp(path.join(tmpdir(), 'departures-board-watch-review-'));
-  await cp(inject('builtDir'), copy, { recursive: true });
+  await copyBuild(inject('builtDir'), copy);
 
   const eventsDir = inject('servedEventsDir');
   const files = await readdir(path.join(eventsDir, 'provider_a'));

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../../scripts/lib/local-server.ts';
@@ -12,6 +12,7 @@ import { PRERENDERED_FILES } from '../../src/core/prerendered.ts';
 import { providerPagePath } from '../../src/core/provider-page.ts';
 import type { Event } from '../../src/core/schemas.ts';
 import { PROVIDERS, type Provider } from '../../src/core/vocabulary.ts';
+import { copyBuild } from './served-site.ts';
 
 /**
  * A board made for the honest rows (decisions.md, "The board on a phone"), relative to the run's clock `now`:
@@ -110,7 +111,7 @@ export async function serveEventsCopy(
   now: Date,
 ): Promise<{ server: RunningServer; stop: () => Promise<void> }> {
   const copy = await mkdtemp(path.join(tmpdir(), 'departures-board-honest-rows-'));
-  await cp(builtDir, copy, { recursive: true });
+  await copyBuild(builtDir, copy);
   const built = JSON.parse(await readFile(path.join(copy, 'client', EDGE_DATASET_PATH), 'utf8')) as {
     stamp: { buildId: string };
   };

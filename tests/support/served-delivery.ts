@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, inject } from 'vitest';
@@ -11,6 +11,7 @@ import { FEED_RENDERERS } from '../../src/core/render/feeds.ts';
 import type { Event } from '../../src/core/schemas.ts';
 import { makeEvent } from '../../src/core/test-events.ts';
 import { PROVIDERS } from '../../src/core/vocabulary.ts';
+import { copyBuild } from './served-site.ts';
 
 /**
  * The delivery path end to end (tests/push-dispatch, push-first-request, chat-webhooks, websub): a copy of the
@@ -35,7 +36,7 @@ export interface ServedCopy {
 export async function copyServedBuild(name: string): Promise<ServedCopy> {
   const dir = await mkdtemp(path.join(tmpdir(), `departures-board-${name}-dist-`));
   const state = await mkdtemp(path.join(tmpdir(), `departures-board-${name}-state-`));
-  await cp(inject('builtDir'), dir, { recursive: true });
+  await copyBuild(inject('builtDir'), dir);
   return {
     dir,
     state,

@@ -1,3 +1,4 @@
+import { cp } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer } from '../../scripts/lib/local-server.ts';
@@ -27,3 +28,11 @@ export function ownServer(): () => RunningServer {
     return server;
   };
 }
+
+/**
+ * Copies a build (the shared one, `inject('builtDir')`) to `to`, without the `.wrangler` folders the servers running on
+ * it keep beside its files: wrangler makes and removes its temporary folders there while it serves, and a copy that
+ * met one being removed failed with ENOENT.
+ */
+export const copyBuild = (from: string, to: string): Promise<void> =>
+  cp(from, to, { recursive: true, filter: (source) => !source.split(path.sep).includes('.wrangler') });
