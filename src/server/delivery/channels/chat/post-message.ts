@@ -1,3 +1,5 @@
+import { retryAfterSeconds } from '../../../../core/http/retry-after.ts';
+
 /**
  * One message POSTed to a chat webhook (Discord's execute webhook, Slack's incoming webhook), and what the
  * platform's answer means. Shared by the subscribers' webhooks (index.ts) and the deployment's review channel
@@ -18,19 +20,6 @@ export type ChatSendOutcome =
 
 const SEND_TIMEOUT_MS = 10_000;
 
-/**
- * RFC 9110 `Retry-After` as seconds: delay-seconds (Discord's may carry a fraction) or an HTTP date; `undefined`
- * when absent or unreadable. A number is never read as a date (`Date.parse('1.5')` is a day in 2001).
- */
-function headerSeconds(header: string | null, now: Date): number | undefined {
-  const text = header?.trim() ?? '';
-  if (text === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
-  if (!/[a-z]/i.test(text)) return undefined;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, (at - now.getTime()) / 1000);
-}
-
 /** Discord's rate-limit body: `{"message","retry_after":<seconds, a float>,"global"}` (its "Rate Limits" topic). */
 async function bodySeconds(response: Response): Promise<number | undefined> {
   if (!(response.headers.get('content-type') ?? '').toLowerCase().includes('json')) {
@@ -47,7 +36,7 @@ async function bodySeconds(response: Response): Promise<number | undefined> {
  * refused again): the longer of Discord's body `retry_after` and the `Retry-After` header (Discord and Slack).
  */
 export async function askedWaitSeconds(response: Response, now: Date): Promise<number | undefined> {
-  const asked = [headerSeconds(response.headers.get('retry-after'), now), await bodySeconds(response)].filter(
+  const asked = [retryAfterSeconds(response.headers.get('retry-after'), now), await bodySeconds(response)].filter(
     (seconds): seconds is number => seconds !== undefined,
   );
   return asked.length === 0 ? undefined : Math.ceil(Math.max(...asked));

@@ -6,7 +6,7 @@ import { outboundAddress } from '../../../../core/outbound/address.ts';
 import type { DeliveryChannel } from '../../channel.ts';
 import { subscriberCap } from '../../caps.ts';
 import { saveSubscriber } from '../../subscribers.ts';
-import { retryAfterSeconds } from '../push/sender.ts';
+import { retryAfterSeconds } from '../../../../core/http/retry-after.ts';
 import { confirmsIntent } from '../websub/callback.ts';
 
 /**

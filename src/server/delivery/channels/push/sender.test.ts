@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { retryDelaySeconds } from '../../policy.ts';
-import { outcomeOf, retryAfterSeconds } from './sender.ts';
+import { outcomeOf } from './sender.ts';
 
 describe('what a push service answer means', () => {
   it.each([
@@ -16,15 +16,6 @@ describe('what a push service answer means', () => {
     [413, 'failed'],
   ] as const)('%i is %s', (status, kind) => {
     expect(outcomeOf(status, undefined).kind).toBe(kind);
-  });
-
-  it('reads Retry-After as seconds or as an HTTP date', () => {
-    const now = new Date('2026-06-15T12:00:00.000Z');
-    expect(retryAfterSeconds('120', now)).toBe(120);
-    expect(retryAfterSeconds('Mon, 15 Jun 2026 12:01:30 GMT', now)).toBe(90);
-    expect(retryAfterSeconds('Mon, 15 Jun 2026 11:00:00 GMT', now)).toBe(0);
-    expect(retryAfterSeconds(null, now)).toBeUndefined();
-    expect(retryAfterSeconds('soon', now)).toBeUndefined();
   });
 
   it('backs off 30 s after the first failed try, doubling to at most an hour, or as long as the service asked within 1 s to 6 h', () => {

@@ -1,4 +1,5 @@
 import { encryptNotification } from '@block65/webcrypto-web-push';
+import { retryAfterSeconds } from '../../../../core/http/retry-after.ts';
 import type { VapidKeys } from './vapid.ts';
 import { vapidAuthorization } from './vapid-authorization.ts';
 
@@ -39,14 +40,6 @@ export type SendOutcome =
 
 export const PUSH_TTL_SECONDS = 24 * 60 * 60;
 const SEND_TIMEOUT_MS = 10_000;
-
-/** RFC 9110 `Retry-After`: delay-seconds or an HTTP date; `undefined` when absent or unreadable. */
-export function retryAfterSeconds(header: string | null, now: Date): number | undefined {
-  if (header === null || header.trim() === '') return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim());
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now.getTime()) / 1000));
-}
 
 export function outcomeOf(status: number, retryAfter: number | undefined): SendOutcome {
   if (status >= 200 && status < 300) return { kind: 'sent' };

@@ -1,6 +1,6 @@
 import { outboundAddress } from '../../../../core/outbound/address.ts';
 import type { WebSubMode } from '../../../../core/websub/request.ts';
-import { retryAfterSeconds } from '../push/sender.ts';
+import { retryAfterSeconds } from '../../../../core/http/retry-after.ts';
 
 /**
  * The hub's two requests to a subscriber's callback (WebSub §5.3 and §7): the GET that verifies its intent, and
