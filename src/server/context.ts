@@ -1,6 +1,9 @@
-import type { EdgeDataset, EdgeSummaries } from '../core/dataset.ts';
+import { type EdgeDataset, type EdgeSummaries, RECENT_EVENTS_PER_PROVIDER } from '../core/dataset.ts';
+import { datasetWithJournal, summariesWithJournal } from '../core/journal/merge.ts';
+import type { Event } from '../core/schemas.ts';
 import type { DeliveryBindings } from './delivery/bindings.ts';
 import { DataSourceUnavailable, loadEdgeDataset, loadEdgeSummaries } from './data-source.ts';
+import { journalEvents } from './journal/read.ts';
 
 /**
  * What a handler may know of its request: the request, the clock, the bindings, the data set and the static
@@ -11,10 +14,15 @@ export interface EdgeContext {
   url: URL;
   now: Date;
   env: EdgeBindings;
-  /** The summaries alone (`/data/summaries.json`): enough for the status, the forecast and the badges. */
+  /**
+   * The summaries alone (`/data/summaries.json`): enough for the status, the forecast and the badges. Like
+   * `dataset()`, with the journal's confirmed events folded in (src/core/journal/merge.ts).
+   */
   summaries(): Promise<EdgeSummaries>;
   /** The summaries and the newest events (`/data/board.json`, 37 times larger): for lists of events. */
   dataset(): Promise<EdgeDataset>;
+  /** The live journal's events (read once per request): what the build does not hold yet. */
+  journal(): Promise<readonly Event[]>;
   /** A prerendered file, fetched with the request's conditional headers; missing means the data is gone. */
   asset(path: string): Promise<Response>;
 }
@@ -24,13 +32,25 @@ export type EdgeBindings = Pick<Env, 'ASSETS' | 'MCP_RATE_LIMITER' | 'SOURCE_HEA
 
 export function createContext(request: Request, env: EdgeBindings, now = new Date()): EdgeContext {
   const url = new URL(request.url);
+  let journal: Promise<readonly Event[]> | undefined;
+  const readJournal = () => {
+    journal ??= journalEvents(env.DB);
+    return journal;
+  };
   return {
     request,
     url,
     now,
     env,
-    summaries: () => loadEdgeSummaries(env.ASSETS, url.origin),
-    dataset: () => loadEdgeDataset(env.ASSETS, url.origin),
+    async summaries() {
+      const [summaries, events] = await Promise.all([loadEdgeSummaries(env.ASSETS, url.origin), readJournal()]);
+      return summariesWithJournal(summaries, events);
+    },
+    async dataset() {
+      const [dataset, events] = await Promise.all([loadEdgeDataset(env.ASSETS, url.origin), readJournal()]);
+      return datasetWithJournal(dataset, events, RECENT_EVENTS_PER_PROVIDER);
+    },
+    journal: readJournal,
     async asset(path) {
       const response = await env.ASSETS.fetch(new Request(new URL(path, url.origin), { headers: request.headers }));
       if (response.status >= 400)
