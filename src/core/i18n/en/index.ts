@@ -12,6 +12,7 @@ import { forecastPage } from './forecast-page.ts';
 import { notifyChannels } from './notify-channels.ts';
 import { boardAnswer } from './board-answer.ts';
 import { chatConnected } from './chat-connected.ts';
+import { reviewPage } from './review-page.ts';
 import { andList, days, weekdayMinute } from './format.ts';
 
 const HORIZON_DAYS = andList(Object.values(FORECAST_HORIZONS));
@@ -402,6 +403,8 @@ export const en = {
   boardAnswer,
   /** The one message a chat channel is sent when its webhook is connected (src/core/chat/connected-message.ts). */
   chatConnected,
+  /** The review page of a draft: confirm, reject, withdraw, and every refusal (src/core/review/page.ts). */
+  reviewPage,
   /** This locale's forms of numbers and dates. */
   formats: { days, weekdayMinute, minute: utcMinute },
 };

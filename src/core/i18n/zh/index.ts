@@ -13,6 +13,7 @@ import { forecastPage } from './forecast-page.ts';
 import { notifyChannels } from './notify-channels.ts';
 import { boardAnswer } from './board-answer.ts';
 import { chatConnected } from './chat-connected.ts';
+import { reviewPage } from './review-page.ts';
 import { chineseMinute, chineseWallMinute, days, enumeration, weekdayMinute } from './format.ts';
 
 const HORIZON_DAYS = enumeration(Object.values(FORECAST_HORIZONS));
@@ -374,6 +375,7 @@ export const zh: Translations = {
   boardAnswer,
   /** The one message a chat channel is sent when its webhook is connected (src/core/chat/connected-message.ts). */
   chatConnected,
+  reviewPage,
   /** This locale's forms of numbers and dates. */
   formats: { days, weekdayMinute, minute: (iso: string) => chineseMinute(iso) },
 };
