@@ -3,6 +3,7 @@ import { withCommonHeaders } from '../src/server/http/cors.ts';
 import { readRestOfBody } from '../src/server/http/request.ts';
 import { noticeBuildOnce } from '../src/server/delivery/first-request.ts';
 import type { DeliveryMessage } from '../src/server/delivery/messages.ts';
+import { journalEvents, journalStateKey } from '../src/server/journal/read.ts';
 import { cachedPage } from '../src/server/page-cache.ts';
 import { runRecordedSchedule } from '../src/server/health/scheduled.ts';
 import { runScheduledWatch } from '../src/server/watch/cron.ts';
@@ -25,13 +26,15 @@ export default {
           request,
           (page) => answerWithAstro(page, env, context),
           (promise) => context.waitUntil(promise),
+          async () => journalStateKey(await journalEvents(env.DB)),
         )),
     );
     // Once the answer is made: a new build's events leave at once (docs/delivery.md, "A new build").
     noticeBuildOnce(env, context);
     return response;
   },
-  // The minute cron, at its own clock: the watcher polls the sources (docs/watch.md), then the delivery wing
+  // The minute cron, at its own clock: the watcher polls the sources (docs/watch.md), the confirmed events' files not
+  // yet in git are committed (docs/watch.md, "Confirm"), then the delivery wing
   // dispatches what became due and queues again whatever is due and not held (docs/delivery.md); the run's outcome
   // is recorded and the service's health judged, and the operator told of a part that failed or recovered
   // (docs/health.md).
@@ -41,6 +44,14 @@ export default {
     await runRecordedSchedule(bindings, now, async () => {
       const failed: string[] = [];
       await runScheduledWatch(bindings, now, () => failed.push('watch'));
+      // The confirmed events' files that did not reach git yet (docs/watch.md, "Confirm").
+      await (await gitCommits()).runScheduledCommits(bindings, now).catch((error: unknown) => {
+        console.error(
+          `the journal's commits of ${now.toISOString()} failed; the next minute's run tries again:`,
+          error,
+        );
+        failed.push('commits');
+      });
       failed.push(...(await (await deliveryWing()).runScheduledDelivery(bindings, now)));
       return failed;
     });
@@ -56,6 +67,9 @@ export default {
  * requests never evaluates it (docs/performance.md, "The cold start").
  */
 const deliveryWing = () => import('../src/server/delivery/worker-handlers.ts');
+
+/** The journal's commits to git, loaded by the first cron run of an isolate, as the delivery wing. */
+const gitCommits = () => import('../src/server/journal/git-commit.ts');
 
 /**
  * Astro's handler and its runtime, loaded by the first request for a page: a third of the worker's code, which

@@ -34,21 +34,30 @@ const answer = (page: RenderedPage, state: PageCacheState, head: boolean): Respo
 const keepable = (page: RenderedPage) =>
   page.status === 200 && page.headers.has('Cache-Control') && !page.headers.has('Set-Cookie');
 
+/**
+ * `journalKey`: the confirmed-events journal's state (src/server/journal/read.ts, `journalStateKey`), read only for
+ * a page the cache keeps: a confirm or a withdrawal changes the key, so the next request renders the page anew
+ * (decisions.md, "Confirmed within a minute").
+ */
 export async function cachedPage(
   request: Request,
   render: (request: Request) => Promise<Response>,
   waitUntil: (promise: Promise<unknown>) => void,
+  journalKey: () => Promise<string>,
   nowMs: number = Date.now(),
 ): Promise<Response> {
   const head = request.method === 'HEAD';
   // The Workers runtime's default cache (the DOM's CacheStorage type, which wins here, does not name it); where
   // there is none (the CPU benchmark imports the worker into Node), every request renders.
   const cache = (globalThis as { caches?: { default?: Cache } }).caches?.default;
-  const key =
+  const pageKey =
     (request.method === 'GET' || head) && BUILD_ID !== undefined && cache !== undefined
       ? pageCacheKey(new URL(request.url), BUILD_ID, nowMs)
       : null;
-  if (key === null || cache === undefined) return render(request);
+  if (pageKey === null || cache === undefined) return render(request);
+  const journal = await journalKey();
+  const key =
+    journal === '' ? pageKey : `${pageKey}${pageKey.includes('?') ? '&' : '?'}journal=${encodeURIComponent(journal)}`;
 
   const kept = await cache.match(key);
   if (kept !== undefined) {

@@ -1,7 +1,11 @@
 import { type DueNotification, dueNotifications } from '../../core/push/due.ts';
+import { RECENT_EVENTS_PER_PROVIDER } from '../../core/dataset.ts';
+import { datasetWithJournal } from '../../core/journal/merge.ts';
 import { PROVIDERS } from '../../core/vocabulary.ts';
 import { BASE_URL } from '../base-url.ts';
 import { readEdgeDatasetNow } from '../data-source.ts';
+import { retireWhatTheBuildHolds } from '../journal/retire.ts';
+import { readLiveJournal } from '../journal/store.ts';
 import { type DeliveryProducer, type FanoutMessage, sendAll } from './messages.ts';
 import { QUEUED_LEASE_MS } from './policy.ts';
 
@@ -71,7 +75,12 @@ async function claim(db: D1Database, due: readonly DueNotification[], lease: str
 }
 
 export async function dispatchDue(env: DispatchBindings, now: Date): Promise<DispatchResult> {
-  const dataset = await readEdgeDatasetNow(env.ASSETS, BASE_URL);
+  // The build's events with the journal's confirmed ones (decisions.md, "Confirmed within a minute"); the journal's
+  // entries this build already holds retire here, once a minute and at a new build's first dispatch.
+  const built = await readEdgeDatasetNow(env.ASSETS, BASE_URL);
+  const journal = await readLiveJournal(env.DB);
+  const live = await retireWhatTheBuildHolds(env, built, journal, now);
+  const dataset = datasetWithJournal(built, live, RECENT_EVENTS_PER_PROVIDER);
   const due = dueNotifications(
     PROVIDERS.flatMap((provider) => dataset.providers[provider].recent),
     now,
