@@ -36,8 +36,16 @@ const PROVENANCE: EventProvenance = {
   recordedCommit: { sha: SHA_RECORDED, url: `https://github.com/owner/board/commit/${SHA_RECORDED}` },
   verifiedCommit: { sha: SHA_VERIFIED, url: `https://github.com/owner/board/commit/${SHA_VERIFIED}` },
   lagMinutes: 75,
+  review: null,
 };
-const NULLS = { recordedAt: null, verifiedAt: null, recordedCommit: null, verifiedCommit: null, lagMinutes: null };
+const NULLS = {
+  recordedAt: null,
+  verifiedAt: null,
+  recordedCommit: null,
+  verifiedCommit: null,
+  lagMinutes: null,
+  review: null,
+};
 
 const files = fixtureFiles(
   [RECORDED, WITHOUT_HISTORY, DRAFT, ...MANY],

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseEventLog } from './git-event-log.ts';
-import { EventRecordSchema, eventTimelines, provenanceOf, type HistoryCommit } from './provenance.ts';
+import {
+  EventProvenanceSchema,
+  EventRecordSchema,
+  eventTimelines,
+  journalProvenance,
+  provenanceOf,
+  type HistoryCommit,
+} from './provenance.ts';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -219,5 +226,43 @@ describe('provenanceOf', () => {
     expect(() =>
       EventRecordSchema.parse({ ...record, provenance: { ...record.provenance, lagMinutes: 1.5 } }),
     ).toThrow();
+  });
+});
+
+describe('journalProvenance', () => {
+  const confirmedAt = '2026-11-01T10:05:00.000Z';
+
+  it('says an event confirmed through review is not yet in git, with no git fields', () => {
+    const provenance = journalProvenance(
+      { confirmedAt, gitState: 'pending', gitCommit: null },
+      'https://code.example/o/r',
+    );
+    expect(provenance).toEqual({
+      recordedAt: null,
+      verifiedAt: null,
+      recordedCommit: null,
+      verifiedCommit: null,
+      lagMinutes: null,
+      review: { confirmedAt, state: 'awaiting-commit', commit: null },
+    });
+    expect(EventProvenanceSchema.parse(provenance)).toEqual(provenance);
+  });
+
+  it('names the commit once the file is in git, linked when the repository is known', () => {
+    expect(
+      journalProvenance({ confirmedAt, gitState: 'committed', gitCommit: A }, 'https://code.example/o/r/')?.review,
+    ).toEqual({ confirmedAt, state: 'committed', commit: { sha: A, url: `https://code.example/o/r/commit/${A}` } });
+    expect(journalProvenance({ confirmedAt, gitState: 'committed', gitCommit: A }, null)?.review?.commit).toEqual({
+      sha: A,
+      url: null,
+    });
+  });
+
+  it('has none for a withdrawn entry, which is published nowhere', () => {
+    expect(journalProvenance({ confirmedAt, gitState: 'cancelled', gitCommit: null }, null)).toBeNull();
+  });
+
+  it('is null in every provenance from git', () => {
+    expect(provenanceOf({ announcedAt: confirmedAt }, undefined, null).review).toBeNull();
   });
 });

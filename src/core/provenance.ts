@@ -21,6 +21,22 @@ export const CommitRefSchema = z
   .meta({ id: 'CommitRef' });
 export type CommitRef = z.infer<typeof CommitRefSchema>;
 
+/**
+ * An event a reviewer confirmed on its review page and the edge publishes from the confirmed-events journal
+ * (decisions.md, "Confirmed within a minute") until a build that holds its file serves: when it was confirmed, and
+ * whether its file has reached git yet.
+ */
+export const ReviewProvenanceSchema = z
+  .strictObject({
+    confirmedAt: UtcTimestampSchema.describe('when a reviewer confirmed the event on its review page'),
+    state: z
+      .enum(['awaiting-commit', 'committed'])
+      .describe('`awaiting-commit`: its file is not in git yet (tried again until it lands); `committed`: it is'),
+    commit: CommitRefSchema.nullable().describe('the commit that put its file in git; null while awaiting it'),
+  })
+  .meta({ id: 'ReviewProvenance' });
+export type ReviewProvenance = z.infer<typeof ReviewProvenanceSchema>;
+
 export const EventProvenanceSchema = z
   .strictObject({
     recordedAt: UtcTimestampSchema.nullable().describe('committer date of the commit that first added the event file'),
@@ -33,6 +49,9 @@ export const EventProvenanceSchema = z
       .int()
       .nullable()
       .describe('verifiedAt − announcedAt in whole minutes (rounded); negative if the commit date precedes the post'),
+    review: ReviewProvenanceSchema.nullable().describe(
+      'confirmed through review, not yet in git: set while the event is published from the review journal, before a build holds it (its git fields are then null); null for every event from git',
+    ),
   })
   .meta({ id: 'EventProvenance' });
 export type EventProvenance = z.infer<typeof EventProvenanceSchema>;
@@ -53,6 +72,7 @@ export const UNKNOWN_PROVENANCE: EventProvenance = Object.freeze({
   recordedCommit: null,
   verifiedCommit: null,
   lagMinutes: null,
+  review: null,
 });
 
 /** One commit of the history of the event tree, oldest first, with what it did to each event file. */
@@ -151,6 +171,33 @@ export function provenanceOf(
     lagMinutes: verified
       ? Math.round((Date.parse(verified.committedAt) - Date.parse(event.announcedAt)) / MS_PER_MINUTE)
       : null,
+    review: null,
+  };
+}
+
+/** What the journal knows of an entry (src/server/journal/store.ts, `JournalEntry`). */
+export interface JournalProvenanceFacts {
+  confirmedAt: string;
+  gitState: 'pending' | 'committed' | 'cancelled';
+  /** The commit's sha once the file is in git. */
+  gitCommit: string | null;
+}
+
+/**
+ * The provenance of an event published from the confirmed-events journal (for `/api/events/<id>` at the edge): its
+ * git history is not the build's yet, so the git fields are null and `review` says where it stands. Null for a
+ * withdrawn entry (`cancelled`), which is published nowhere.
+ */
+export function journalProvenance(entry: JournalProvenanceFacts, repositoryUrl: string | null): EventProvenance | null {
+  if (entry.gitState === 'cancelled') return null;
+  const sha = entry.gitState === 'committed' ? entry.gitCommit : null;
+  return {
+    ...UNKNOWN_PROVENANCE,
+    review: {
+      confirmedAt: entry.confirmedAt,
+      state: entry.gitState === 'committed' ? 'committed' : 'awaiting-commit',
+      commit: sha === null ? null : { sha, url: repositoryUrl ? commitUrl(repositoryUrl, sha) : null },
+    },
   };
 }
 

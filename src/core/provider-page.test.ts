@@ -36,6 +36,7 @@ describe('buildProviderPageData', () => {
       recordedCommit: { sha: 'c'.repeat(40), url: null },
       verifiedCommit: { sha: 'd'.repeat(40), url: null },
       lagMinutes: 60,
+      review: null,
     };
     const unknown: EventProvenance = {
       recordedAt: null,
@@ -43,6 +44,7 @@ describe('buildProviderPageData', () => {
       recordedCommit: null,
       verifiedCommit: null,
       lagMinutes: null,
+      review: null,
     };
     const provenance = new Map([
       ['r0', known],

@@ -95,6 +95,7 @@ describe('the provenance collection loader', () => {
               recordedCommit: { sha: recordedSha, url: `https://code.example/owner/board/commit/${recordedSha}` },
               verifiedCommit: { sha: verifiedSha, url: `https://code.example/owner/board/commit/${verifiedSha}` },
               lagMinutes: 105, // 09:00 → 10:45
+              review: null,
             },
           ],
         ]),
@@ -113,7 +114,14 @@ describe('the provenance collection loader', () => {
       new Map([
         [
           'first-reset',
-          { recordedAt: null, verifiedAt: null, recordedCommit: null, verifiedCommit: null, lagMinutes: null },
+          {
+            recordedAt: null,
+            verifiedAt: null,
+            recordedCommit: null,
+            verifiedCommit: null,
+            lagMinutes: null,
+            review: null,
+          },
         ],
       ]),
     );

@@ -136,6 +136,7 @@ describe('readProvenance on a real repository', () => {
       recordedCommit: commitRef('c1-alpha-draft'),
       verifiedCommit: commitRef('c2-verify-alpha-add-beta'),
       lagMinutes: 135, // 09:15 → 11:30
+      review: null,
     });
     expect(provenance.get('beta')).toEqual({
       recordedAt: '2026-11-01T11:30:00.000Z',
@@ -143,6 +144,7 @@ describe('readProvenance on a real repository', () => {
       recordedCommit: commitRef('c2-verify-alpha-add-beta'),
       verifiedCommit: commitRef('c2-verify-alpha-add-beta'),
       lagMinutes: 30,
+      review: null,
     });
     expect(provenance.get('draft')).toEqual({
       recordedAt: '2026-11-01T11:30:00.000Z',
@@ -150,6 +152,7 @@ describe('readProvenance on a real repository', () => {
       recordedCommit: commitRef('c2-verify-alpha-add-beta'),
       verifiedCommit: null,
       lagMinutes: null,
+      review: null,
     });
     expect(provenance.get('gamma')).toEqual({
       recordedAt: '2026-11-03T07:00:00.000Z',
@@ -157,6 +160,7 @@ describe('readProvenance on a real repository', () => {
       recordedCommit: commitRef('c4-gamma-verified'),
       verifiedCommit: commitRef('c6-gamma-verified-again'),
       lagMinutes: 226, // 06:00 → 09:45:30 is 225.5 minutes, rounded
+      review: null,
     });
     expect(provenance.get('delta')).toEqual({
       recordedAt: '2026-11-04T13:00:00.000Z',
@@ -164,6 +168,7 @@ describe('readProvenance on a real repository', () => {
       recordedCommit: commitRef('c8-merge'),
       verifiedCommit: commitRef('c8-merge'),
       lagMinutes: 60,
+      review: null,
     });
     for (const value of provenance.values()) expect(EventProvenanceSchema.parse(value)).toEqual(value);
   });
@@ -178,6 +183,7 @@ describe('readProvenance on a real repository', () => {
       recordedCommit: null,
       verifiedCommit: null,
       lagMinutes: null,
+      review: null,
     });
   });
 
@@ -204,6 +210,7 @@ describe('readProvenance on a real repository', () => {
       recordedCommit: null,
       verifiedCommit: null,
       lagMinutes: null,
+      review: null,
     });
 
     const missing = await readProvenance({ eventsDir: path.join(root, 'no-such-folder'), events: [events.alpha] });
