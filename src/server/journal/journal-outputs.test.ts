@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureFiles } from '../../../scripts/lib/built-files.ts';
+import { edgeApp } from '../../../scripts/lib/edge-app.ts';
+import { daysBefore, makeEvent, NOW } from '../../core/test-events.ts';
+import type { Event } from '../../core/schemas.ts';
+import { REAL_D1, stateDatabaseForFile } from '../../../tests/support/state-d1.ts';
+import { forgetLoadedData } from '../data-source.ts';
+import { confirmDraft } from './decide.ts';
+import { withdrawLive } from './store.ts';
+
+/**
+ * The journal at the edge, in-process over a real D1: with a confirmed event in the journal, every output that is
+ * derived from the summaries or the newest events answers byte for byte what a build holding the event answers at
+ * the same moment (the reference is a second set of built files made from the events with the confirmed one,
+ * by the build's own functions); withdrawn, the outputs are the build's again.
+ */
+
+const ORIGIN = 'http://localhost:4321';
+const BUILT_AT = new Date(NOW.getTime() - 6 * 3_600_000);
+const HISTORY: Event[] = [
+  ...Array.from({ length: 8 }, (_, index) =>
+    makeEvent({ id: `a-${index}`, provider: 'provider_a', announcedAt: daysBefore(60 - index * 7) }),
+  ),
+  makeEvent({ id: 'b-tease', provider: 'provider_b', kind: 'tease', announcedAt: daysBefore(3) }),
+  makeEvent({ id: 'c-reset', provider: 'provider_c', announcedAt: daysBefore(20) }),
+];
+// Posted after the build, confirmed an hour later.
+const CONFIRMED = makeEvent({
+  id: 'confirmed-reset',
+  provider: 'provider_a',
+  announcedAt: new Date(NOW.getTime() - 2 * 3_600_000).toISOString(),
+});
+const CONFIRMED_AT = new Date(NOW.getTime() - 3_600_000);
+
+const PATHS = [
+  '/api/status',
+  '/api/status/provider_a',
+  '/api/status.txt',
+  '/api/forecast',
+  '/badge/provider_a.json',
+  '/badge/provider_a.svg',
+  '/index.md',
+  '/zh/index.md',
+  '/api/timeline?provider=provider_a&limit=20',
+  '/api/timeline.csv?limit=5',
+];
+
+const state = stateDatabaseForFile();
+
+/** The answers of `files` (the built files of a history) to every path, with the state database's journal. */
+async function answers(events: readonly Event[], builtAt: Date): Promise<Record<string, string>> {
+  forgetLoadedData();
+  const app = edgeApp(fixtureFiles(events, builtAt, ORIGIN), { origin: ORIGIN, push: { DB: state.db } });
+  const bodies: Record<string, string> = {};
+  for (const path of PATHS) {
+    const response = (await app.request(path, undefined, NOW))!;
+    expect(response.status, path).toBe(200);
+    bodies[path] = await response.text();
+  }
+  return bodies;
+}
+
+async function confirm(event: Event) {
+  await state.db
+    .prepare(
+      `INSERT INTO watch_drafts (id, provider, source_url, file, found_at, review_next_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?5)`,
+    )
+    .bind(
+      event.id,
+      event.provider,
+      event.sourceUrl,
+      JSON.stringify({ ...event, verified: false }),
+      BUILT_AT.toISOString(),
+    )
+    .run();
+  return confirmDraft({ DB: state.db }, event.id, event, CONFIRMED_AT);
+}
+
+describe('the journal at the edge', REAL_D1, () => {
+  it('answers as a build that holds the confirmed event does, and as before once it is withdrawn', async () => {
+    const before = await answers(HISTORY, BUILT_AT);
+    expect(await confirm(CONFIRMED)).toBe('recorded');
+    const withJournal = await answers(HISTORY, BUILT_AT);
+    // The reference: the same history built with the event in it, by the build's own code, an hour later.
+    await state.empty();
+    const rebuilt = await answers([...HISTORY, CONFIRMED], CONFIRMED_AT);
+    for (const path of PATHS) expect(withJournal[path], path).toBe(rebuilt[path]);
+    expect(withJournal['/api/status/provider_a']).not.toBe(before['/api/status/provider_a']);
+    expect(withJournal['/index.md']).toContain(CONFIRMED.sourceUrl);
+
+    expect(await confirm(CONFIRMED)).toBe('recorded');
+    expect(await withdrawLive(state.db, CONFIRMED.id, NOW)).toBe(true);
+    const withdrawn = await answers(HISTORY, BUILT_AT);
+    for (const path of PATHS) expect(withdrawn[path], path).toBe(before[path]);
+  });
+
+  it('takes a draft’s decision once: a second confirm of the same draft changes nothing', async () => {
+    expect(await confirm(CONFIRMED)).toBe('recorded');
+    const second = await confirmDraft({ DB: state.db }, CONFIRMED.id, { ...CONFIRMED, scope: 'plan:pro' }, NOW);
+    expect(second).toBe('decided-before');
+    const rows = await state.db.prepare('SELECT event FROM journal').all<{ event: string }>();
+    expect(rows.results.map((row) => JSON.parse(row.event) as Event)).toEqual([CONFIRMED]);
+  });
+
+  it('leaves an event the build already holds to the build: never counted twice', async () => {
+    expect(await confirm(CONFIRMED)).toBe('recorded');
+    const heldAndJournal = await answers([...HISTORY, CONFIRMED], CONFIRMED_AT);
+    await state.empty();
+    const heldAlone = await answers([...HISTORY, CONFIRMED], CONFIRMED_AT);
+    for (const path of PATHS) expect(heldAndJournal[path], path).toBe(heldAlone[path]);
+  });
+});
