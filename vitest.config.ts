@@ -65,6 +65,7 @@ const REAL_CLOCK_ONLY = [
   'functions/api/subscriber-writes.test.ts',
   'functions/api/push-store.test.ts',
   'src/server/watch/cron.test.ts',
+  'src/server/journal/git-commit.test.ts',
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',
   'src/core/content/validate-event-files.fuzz.test.ts',

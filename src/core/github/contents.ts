@@ -128,7 +128,7 @@ export function failureOf(status: number, headers: Headers, now: Date): GithubFa
       kind: 'retry',
       status,
       retryAfterSeconds: wait.seconds,
-      error: `GitHub's rate limit (HTTP ${status}); tried again later`,
+      error: `GitHub's rate limit (HTTP ${status})`,
     };
   if (status >= 500 || status === 0)
     return { kind: 'retry', status, retryAfterSeconds: wait.seconds, error: `GitHub answered HTTP ${status}` };
