@@ -4,6 +4,8 @@ import {
   isSafeMrkdwn,
   SlackIncomingWebhookSchema,
 } from '../../../tests/support/chat-shapes.ts';
+import { discordMarkupIn, discordShown, HOSTILE_POSTS } from '../../../tests/support/discord-markdown.ts';
+import type { Event } from '../schemas.ts';
 import { makeEvent } from '../test-events.ts';
 import { chatMessage } from './message.ts';
 
@@ -90,6 +92,18 @@ describe('Discord: content and one embed (execute webhook)', () => {
         },
       ],
     });
+  });
+
+  it.each(HOSTILE_POSTS)('a summary of %j is text: the same links and marks as a plain summary’s', (summary) => {
+    const descriptionOf = (event: Event, locale: 'en' | 'zh') =>
+      (chatMessage('discord', event, 'effective', locale, BASE) as { embeds: { description: string }[] }).embeds[0]!
+        .description;
+    for (const locale of ['en', 'zh'] as const) {
+      const description = descriptionOf({ ...scheduled, summary }, locale);
+      expect(discordMarkupIn(description)).toEqual(discordMarkupIn(descriptionOf(scheduled, locale)));
+      expect(discordMarkupIn(description)).toEqual(['link']);
+      expect(discordShown(description)).toContain(summary.replace(/\r\n?/g, '\n'));
+    }
   });
 
   it('a source URL with parentheses keeps the masked link whole', () => {

@@ -5,6 +5,7 @@ import { pushPayload } from '../push/payload.ts';
 import type { Event } from '../schemas.ts';
 import { localizedPath } from '../site.ts';
 import type { Locale } from '../vocabulary.ts';
+import { discordLink, discordText } from './discord-text.ts';
 import { slackLink, slackText } from './slack-text.ts';
 
 /**
@@ -62,9 +63,9 @@ export function chatMessage(
         {
           title,
           url,
-          // A masked link: Discord renders `[label](url)` in an embed's description; `(` and `)` in the URL are
-          // percent-encoded so that the link's end is where Discord looks for it.
-          description: `${body}\n\n[${words.originalPost}](${event.sourceUrl.replaceAll('(', '%28').replaceAll(')', '%29')})`,
+          // The body carries the post's summary, shown as text (discord-text.ts: no link, mention or format of its
+          // own); then a masked link of ours, its URL's `(` and `)` percent-encoded so that it ends where Discord looks.
+          description: `${discordText(body)}\n\n${discordLink(event.sourceUrl, words.originalPost)}`,
           timestamp: moment,
         },
       ],

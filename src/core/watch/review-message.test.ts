@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import {
+  discordMarkupIn,
+  discordNodes,
+  discordShown,
+  HOSTILE_POSTS,
+  startsBlock,
+} from '../../../tests/support/discord-markdown.ts';
 import { buildDraftEvent, serializeEventFile } from '../content/new-event.ts';
 import { validateEventFiles } from '../content/validate-event-files.ts';
 import { chatPlatformOf } from '../outbound/chat-platform.ts';
+import { discordUrl } from '../chat/discord-text.ts';
 import {
   DISCORD_DESCRIPTION_MAX,
   type ReviewDraft,
@@ -69,9 +77,12 @@ describe('the review message', () => {
     expect(embed!.title).toBe('Provider A: Reset, draft 1900000000000000001');
     expect(embed!.url).toBe('https://posts.provider-a.example/@provider_a_eng/1900000000000000001');
     expect(embed!.timestamp).toBe('2026-11-19T16:05:00.000Z');
-    expect(embed!.description).toContain('> Limits are <b>reset</b> & back to full for @everyone.');
-    for (const field of ['**kind** reset', '**scope** global', '**announcedAt** 2026-11-19T16:05:00.000Z']) {
-      expect(embed!.description).toContain(field);
+    // Escaped Markdown (src/core/chat/discord-text.ts): what a reader sees is the post and the fields as they are.
+    const shown = discordShown(embed!.description);
+    expect(shown).toContain('Limits are <b>reset</b> & back to full for @everyone.');
+    expect(discordMarkupIn(embed!.description)).not.toContain('everyone');
+    for (const field of ['kind reset', 'scope global', 'announcedAt 2026-11-19T16:05:00.000Z']) {
+      expect(shown).toContain(field);
     }
     const links = urlsIn(embed!.description).filter((url) => url.startsWith(`${REPOSITORY}/new/`));
     expect(links).toHaveLength(1);
@@ -130,5 +141,76 @@ describe('the chat platform of a webhook address', () => {
     ['http://127.0.0.1:8787/hook', null],
   ])('%s → %s', (address, platform) => {
     expect(chatPlatformOf(address)).toBe(platform);
+  });
+});
+
+describe('a post’s own Markdown, mentions and links stay text in the review message', () => {
+  type DiscordBody = { allowed_mentions: { parse: string[] }; embeds: { description: string }[] };
+  type SlackBody = { blocks: { type: string; text?: { text: string; verbatim?: boolean } }[] };
+  const discordOf = (draft: ReviewDraft) => reviewMessage('discord', draft, REPOSITORY) as DiscordBody;
+  /** The links a Discord reader can follow, with their targets. */
+  const followable = (description: string) =>
+    discordNodes(description)
+      .filter((node) => ['link', 'url', 'autolink'].includes(node.type))
+      .map((node) => `${node.type} ${String(node['target'])}`);
+  const plain = discordOf(draftOf('Limits reset.')).embeds[0]!.description;
+
+  it.each(HOSTILE_POSTS)('on Discord, %j: the same links and marks as a plain post’s, and the post as text', (post) => {
+    const draft = draftOf(post);
+    const message = discordOf(draft);
+    expect(message.allowed_mentions).toEqual({ parse: [] });
+    const { description } = message.embeds[0]!;
+    // Ours only: the quote, the field names in bold, <original post> and the editor's link.
+    expect(discordMarkupIn(description)).toEqual(discordMarkupIn(plain));
+    expect(followable(description)).toEqual([
+      `autolink ${draft.event.sourceUrl}`,
+      `link ${discordUrl(reviewLink(REPOSITORY, draft))}`,
+    ]);
+    // The editor opens with the file as it is: `(` and `)` percent-encoded are the same query value.
+    expect(openedFile(discordUrl(reviewLink(REPOSITORY, draft))).value).toBe(draft.file);
+    for (const line of draft.event.summary.split(/\r\n?|\n/)) expect(discordShown(description)).toContain(line);
+    expect(description.split('\n').filter((line) => startsBlock(line) && !line.startsWith('> '))).toEqual([]);
+  });
+
+  it('on Discord, a file to paste stays in its code block whatever its summary holds', () => {
+    // Emoji are 12 characters each once percent-encoded: the link is longer than Discord takes.
+    const draft = draftOf(
+      `${'😀'.repeat(230)} \`\`\`\n[phish](https://evil.example/x) @everyone`,
+      '1900000000000000011',
+    );
+    const { description } = discordOf(draft).embeds[0]!;
+    expect(description).toContain('paste the file below');
+    expect(description.length).toBeLessThanOrEqual(DISCORD_DESCRIPTION_MAX);
+    const types = discordMarkupIn(description);
+    expect(types.filter((type) => type === 'codeBlock')).toHaveLength(1);
+    expect(followable(description)).toEqual([`autolink ${draft.event.sourceUrl}`, expect.stringMatching(/^url /)]);
+    expect(types).not.toContain('everyone');
+    const code = discordNodes(description).find((node) => node.type === 'codeBlock')!;
+    expect(JSON.parse(String(code['content']))).toEqual(JSON.parse(draft.file));
+  });
+
+  it.each(HOSTILE_POSTS)('on Slack, %j: &, < and > escaped, no link of its own, and its section verbatim', (post) => {
+    const draft = draftOf(post);
+    const section = (reviewMessage('slack', draft, REPOSITORY) as SlackBody).blocks[0]!.text!;
+    expect(section.verbatim).toBe(true);
+    const [title, ...quote] = section.text.split('\n');
+    expect(title).toMatch(/^\*<https:\/\/posts\.provider-a\.example\/@provider_a_eng\/\d+\|[^<>|]+>\*$/);
+    expect(quote.every((line) => line.startsWith('> '))).toBe(true);
+    const text = quote.map((line) => line.slice(2)).join('\n');
+    expect(text).not.toMatch(/[<>\r]|&(?!amp;|lt;|gt;)/);
+    expect(text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&')).toBe(
+      draft.event.summary.replace(/\r\n?/g, '\n'),
+    );
+  });
+
+  it('on Slack, a file to paste stays in its code block, escaped', () => {
+    const draft = draftOf(`${'😀'.repeat(230)} \`\`\`<https://evil.example|phish> & @everyone`, '1900000000000000012');
+    const paste = (reviewMessage('slack', draft, REPOSITORY) as SlackBody).blocks[2]!.text!;
+    expect(paste.verbatim).toBe(true);
+    const code = paste.text.slice(paste.text.indexOf('```') + 3, paste.text.lastIndexOf('```'));
+    expect(code).not.toMatch(/[<>`]/);
+    expect(JSON.parse(code.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&'))).toEqual(
+      JSON.parse(draft.file),
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { discordText, discordUrl, jsonInCodeBlock } from '../chat/discord-text.ts';
 import { slackText, slackUrl } from '../chat/slack-text.ts';
 import { TRANSLATIONS } from '../i18n/index.ts';
 import type { ChatPlatform } from '../outbound/chat-platform.ts';
@@ -11,6 +12,13 @@ import type { Event } from '../schemas.ts';
  * verified is the reviewer's only edit, and the pull request it becomes stays the manual check.
  *
  * In English only: the channel is the maintainers', and it names the file's fields, which are English.
+ *
+ * The post's text is shown as text (decisions.md, "Confirmed within a minute"): no link, mention or formatting of
+ * its own reaches the channel. On Discord every Markdown mark of the summary and of the fields is escaped
+ * (src/core/chat/discord-text.ts) and the original post is `<url>`, a link to that URL and nothing else; on Slack
+ * `&`, `<` and `>` are escaped (src/core/chat/slack-text.ts) and the post's section is `verbatim`, so that no bare
+ * URL, channel name or mention in it is turned into a link. A file shown to paste is in a code block that its
+ * text cannot close (a backtick, only ever inside a JSON string, is written `\u0060`).
  */
 
 /** A draft as the watcher stored it: the event, its file's path under the events folder, and the file. */
@@ -67,15 +75,16 @@ export function reviewMessage(platform: ChatPlatform, draft: ReviewDraft, reposi
 function discordMessage(draft: ReviewDraft, repositoryUrl: string) {
   const { event } = draft;
   const fields = fieldsOf(draft)
-    .map(([name, value]) => `**${name}** ${value}`)
+    .map(([name, value]) => `**${name}** ${discordText(value)}`)
     .join('\n');
-  const head = `${quoted(event.summary)}\n\n${fields}\n**original post** ${event.sourceUrl}\n\n`;
+  const head = `${quoted(discordText(event.summary))}\n\n${fields}\n**original post** <${discordUrl(event.sourceUrl)}>\n\n`;
   const link = reviewLink(repositoryUrl, draft);
-  const withLink = `${head}[${WORDS.open}](${link}). ${WORDS.steps}`;
+  // `(` and `)`, which encodeURIComponent leaves as they are, would end the masked link inside a summary's text.
+  const withLink = `${head}[${WORDS.open}](${discordUrl(link)}). ${WORDS.steps}`;
   const description =
     withLink.length <= DISCORD_DESCRIPTION_MAX
       ? withLink
-      : `${head}${WORDS.tooLong('Discord')} ${editorBase(repositoryUrl, draft)}\n\`\`\`json\n${draft.file}\`\`\`\n${WORDS.steps}`.slice(
+      : `${head}${WORDS.tooLong('Discord')} ${editorBase(repositoryUrl, draft)}\n\`\`\`json\n${jsonInCodeBlock(draft.file)}\`\`\`\n${WORDS.steps}`.slice(
           0,
           DISCORD_DESCRIPTION_MAX,
         );
@@ -96,7 +105,7 @@ function discordMessage(draft: ReviewDraft, repositoryUrl: string) {
 
 const quoted = (text: string) =>
   text
-    .split('\n')
+    .split(/\r\n?|\n/)
     .map((line) => `> ${line}`)
     .join('\n');
 
@@ -117,10 +126,11 @@ function slackMessage(draft: ReviewDraft, repositoryUrl: string) {
             type: 'section',
             text: {
               type: 'mrkdwn',
-              text: `${WORDS.tooLong('Slack')} <${slackUrl(editorBase(repositoryUrl, draft))}|${WORDS.open}>\n\`\`\`${slackText(draft.file)}\`\`\``.slice(
+              text: `${WORDS.tooLong('Slack')} <${slackUrl(editorBase(repositoryUrl, draft))}|${WORDS.open}>\n\`\`\`${slackText(jsonInCodeBlock(draft.file))}\`\`\``.slice(
                 0,
                 SLACK_TEXT_MAX,
               ),
+              verbatim: true,
             },
           },
         ];
@@ -132,6 +142,7 @@ function slackMessage(draft: ReviewDraft, repositoryUrl: string) {
         text: {
           type: 'mrkdwn',
           text: `*<${slackUrl(event.sourceUrl)}|${slackText(`${titleOf(event)}, draft ${event.id}`)}>*\n${quoted(slackText(event.summary))}`,
+          verbatim: true,
         },
       },
       {
