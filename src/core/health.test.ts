@@ -9,6 +9,7 @@ import {
   deliveryPart,
   healthHttpStatus,
   healthStatus,
+  journalPart,
   nextCronRecord,
   reviewPart,
   watcherPart,
@@ -139,6 +140,31 @@ describe('the parts', () => {
       reason: '2 review message(s) not sent, the oldest for 20 min',
       notSent: 2,
       oldestNotSentSeconds: 1200,
+    });
+  });
+
+  it('journal: degraded once a confirmed event has waited over 15 minutes for git, off without commits configured', () => {
+    expect(journalPart(null, NOW)).toMatchObject({ state: 'off', notInGit: 0 });
+    expect(journalPart({ notInGit: 0, oldestConfirmedAt: null }, NOW)).toEqual({
+      state: 'ok',
+      reason: null,
+      notInGit: 0,
+    });
+    // Within the quarter hour a commit is under way (its retries included): no fault.
+    expect(journalPart({ notInGit: 1, oldestConfirmedAt: ago(15) }, NOW).state).toBe('ok');
+    expect(journalPart({ notInGit: 2, oldestConfirmedAt: ago(16) }, NOW)).toEqual({
+      state: 'degraded',
+      reason: '2 confirmed event(s) not in git yet, the oldest confirmed 16 min ago',
+      notInGit: 2,
+    });
+    expect(journalPart({ notInGit: 0, oldestConfirmedAt: null }, NOW, 'GITHUB_TOKEN is not set')).toEqual({
+      state: 'off',
+      reason: 'confirmed events are not committed to git: GITHUB_TOKEN is not set',
+      notInGit: 0,
+    });
+    expect(journalPart({ notInGit: 1, oldestConfirmedAt: ago(1) }, NOW, 'GITHUB_TOKEN is not set')).toMatchObject({
+      state: 'degraded',
+      notInGit: 1,
     });
   });
 

@@ -23,6 +23,8 @@ export const DELIVERY_LATE_AFTER_MS = 5 * MINUTE_MS;
 export const DELIVERY_STUCK_AFTER_MS = 30 * MINUTE_MS;
 /** A review message not sent this long after its draft was found is failing: reviews are meant to go at once. */
 export const REVIEW_FAILING_AFTER_MS = 15 * MINUTE_MS;
+/** A confirmed event whose file has not reached git this long after its confirm is late: commits are meant to go at once. */
+export const JOURNAL_COMMIT_LATE_AFTER_MS = 15 * MINUTE_MS;
 /** While a part stays failing, its operator is told again at most this often. */
 export const ALERT_REPEAT_MS = HOUR_MS;
 
@@ -90,7 +92,7 @@ export const HealthSchema = z
       journal: z.strictObject({
         state,
         reason,
-        notInGit: count.describe('journal entries not yet written to git (no journal exists yet: always 0, `off`)'),
+        notInGit: count.describe("confirmed events (the review journal's entries) whose file is not in git yet"),
       }),
       channelCaps: z.strictObject({
         state,
@@ -294,10 +296,35 @@ export function reviewPart(
   return { ...judged('degraded', `${facts.notSent} review message(s) not sent yet`), ...shape };
 }
 
-export const journalPart = (): HealthParts['journal'] => ({
-  ...judged('off', 'the service keeps no journal yet: nothing waits to be written to git'),
-  notInGit: 0,
-});
+/**
+ * The confirmed-events journal's way into git (decisions.md, "Confirmed within a minute"): `facts` null without a
+ * state database; `missing` what the deployment lacks for commits (GITHUB_TOKEN, REPOSITORY_URL at build), or null.
+ */
+export function journalPart(
+  facts: { notInGit: number; oldestConfirmedAt: string | null } | null,
+  now: Date,
+  missing: string | null = null,
+): HealthParts['journal'] {
+  const notInGit = facts?.notInGit ?? 0;
+  if (facts === null) return { ...judged('off', 'no state database is bound (DB)'), notInGit };
+  if (missing !== null)
+    return notInGit === 0
+      ? { ...judged('off', `confirmed events are not committed to git: ${missing}`), notInGit }
+      : {
+          ...judged('degraded', `${notInGit} confirmed event(s) wait for git, which is not configured: ${missing}`),
+          notInGit,
+        };
+  const oldest = age(facts.oldestConfirmedAt, now);
+  if (notInGit > 0 && oldest !== null && oldest > JOURNAL_COMMIT_LATE_AFTER_MS)
+    return {
+      ...judged(
+        'degraded',
+        `${notInGit} confirmed event(s) not in git yet, the oldest confirmed ${minutes(oldest)} ago`,
+      ),
+      notInGit,
+    };
+  return { ...judged('ok'), notInGit };
+}
 
 export function channelCapsPart(
   counts: readonly { channel: string; subscribers: number; cap: number }[] | null,

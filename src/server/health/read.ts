@@ -17,6 +17,7 @@ import { BUILD_ID, BUILD_MIGRATIONS, BUILT_AT } from '../build-id.ts';
 import { loadEdgeDataset, loadEdgeSummaries, readDataFileNow } from '../data-source.ts';
 import type { DeliveryBindings } from '../delivery/bindings.ts';
 import { subscriberCap } from '../delivery/caps.ts';
+import { githubTarget } from '../journal/git-commit.ts';
 import { readSourceHealthFacts, type SourceHealthStores } from '../source-health.ts';
 import { readCronRecord } from './cron-record.ts';
 
@@ -27,7 +28,8 @@ import { readCronRecord } from './cron-record.ts';
  * secret or an address: each reason is a sentence of this module's or the core's, never an error's text.
  */
 
-export type HealthBindings = DeliveryBindings & SourceHealthStores & { REVIEW_WEBHOOK_URL?: string };
+export type HealthBindings = DeliveryBindings &
+  SourceHealthStores & { REVIEW_WEBHOOK_URL?: string; GITHUB_TOKEN?: string; GITHUB_API_URL?: string };
 
 const DAY_MS = 24 * 60 * 60_000;
 const NOT_KNOWN = 'not known: the state database cannot be read';
@@ -90,7 +92,7 @@ export async function readHealth(
   ]);
   const usable = db !== undefined && database?.reachable === true;
   const iso = now.toISOString();
-  const [cronRecord, delivery, review, subscribers] = usable
+  const [cronRecord, delivery, review, subscribers, journal] = usable
     ? await Promise.all([
         cron === undefined ? readCronRecord(db) : Promise.resolve(cron),
         env.DELIVERY_QUEUE === undefined
@@ -130,8 +132,15 @@ export async function readHealth(
             .all<{ channel: string; subscribers: number }>();
           return results;
         }),
+        orNull(() =>
+          db
+            .prepare(
+              `SELECT COUNT(*) AS notInGit, MIN(confirmed_at) AS oldest FROM journal WHERE git_state = 'pending'`,
+            )
+            .first<{ notInGit: number; oldest: string | null }>(),
+        ),
       ])
-    : [cron ?? null, null, null, null];
+    : [cron ?? null, null, null, null, null];
 
   const expected = BUILD_MIGRATIONS?.length ?? 0;
   const databaseState = databasePart({
@@ -185,7 +194,7 @@ export async function readHealth(
             // Configured as the cron reads it (src/server/watch/review.ts): the secret and the build's repository.
             Boolean(env.REVIEW_WEBHOOK_URL) && files !== false && files !== null && files.repositoryUrl !== null,
           ),
-    journal: journalPart(),
+    journal: journalHealth(env, bound, journal, now, unknown),
     channelCaps: !bound
       ? channelCapsPart(null)
       : subscribers === null
@@ -200,4 +209,23 @@ export async function readHealth(
   };
   if (databaseWhy !== null && parts.cron.state !== 'off' && cron === undefined) parts.cron = unknown(parts.cron);
   return { status: healthStatus(parts), checkedAt: iso, parts };
+}
+
+/** The journal's part: what waits for git, and whether commits are configured as the cron reads them (git-commit.ts). */
+function journalHealth(
+  env: HealthBindings,
+  bound: boolean,
+  facts: { notInGit: number; oldest: string | null } | null,
+  now: Date,
+  unknown: <T extends { state: string; reason: string | null }>(part: T) => T,
+): Health['parts']['journal'] {
+  if (!bound) return journalPart(null, now);
+  const { missing } = githubTarget(env);
+  const why = missing.length === 0 ? null : missing.join('; ');
+  if (facts === null) {
+    const none = journalPart({ notInGit: 0, oldestConfirmedAt: null }, now, why);
+    // Not configured, nothing can be committed whatever the table holds; else what waits is not known.
+    return why === null ? unknown(none) : none;
+  }
+  return journalPart({ notInGit: facts.notInGit, oldestConfirmedAt: facts.oldest }, now, why);
 }
