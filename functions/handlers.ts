@@ -8,6 +8,7 @@ import { HOOK_HANDLERS } from './api/hooks.ts';
 import { MARKDOWN_HANDLERS } from './api/markdown.ts';
 import { NTFY_HANDLERS } from './api/ntfy.ts';
 import { PUSH_HANDLERS } from './api/push.ts';
+import { REVIEW_HANDLERS } from './api/review.ts';
 import { SOURCE_HANDLERS } from './api/sources.ts';
 import { STATUS_HANDLERS } from './api/status.ts';
 import { TELEGRAM_HANDLERS } from './api/telegram.ts';
@@ -46,6 +47,7 @@ export const HANDLERS: EdgeHandlers = {
   ...WEBSUB_HANDLERS,
   ...TELEGRAM_HANDLERS,
   ...HOOK_HANDLERS,
+  ...REVIEW_HANDLERS,
   postMcp: handleMcp,
   postMcpAlias: handleMcp,
 };

@@ -2,8 +2,10 @@ import { type EdgeDataset, type EdgeSummaries, RECENT_EVENTS_PER_PROVIDER } from
 import { datasetWithJournal, summariesWithJournal } from '../core/journal/merge.ts';
 import type { Event } from '../core/schemas.ts';
 import type { DeliveryBindings } from './delivery/bindings.ts';
+import type { ReviewBindings } from './review/review-page.ts';
 import { DataSourceUnavailable, loadEdgeDataset, loadEdgeSummaries } from './data-source.ts';
-import { journalEvents } from './journal/read.ts';
+import { liveJournal } from './journal/read.ts';
+import type { JournalEntry } from './journal/store.ts';
 
 /**
  * What a handler may know of its request: the request, the clock, the bindings, the data set and the static
@@ -23,18 +25,27 @@ export interface EdgeContext {
   dataset(): Promise<EdgeDataset>;
   /** The live journal's events (read once per request): what the build does not hold yet. */
   journal(): Promise<readonly Event[]>;
+  /** The same read's entries: when each event was confirmed and where its file stands. */
+  journalEntries(): Promise<readonly JournalEntry[]>;
   /** A prerendered file, fetched with the request's conditional headers; missing means the data is gone. */
   asset(path: string): Promise<Response>;
 }
 
 /** The part of the worker's `env` the edge handlers use. */
-export type EdgeBindings = Pick<Env, 'ASSETS' | 'MCP_RATE_LIMITER' | 'SOURCE_HEALTH'> & DeliveryBindings;
+export type EdgeBindings = Pick<Env, 'ASSETS' | 'MCP_RATE_LIMITER' | 'SOURCE_HEALTH'> &
+  DeliveryBindings &
+  Pick<ReviewBindings, 'REVIEW_SIGNING_KEY'>;
 
 export function createContext(request: Request, env: EdgeBindings, now = new Date()): EdgeContext {
   const url = new URL(request.url);
+  let entries: Promise<readonly JournalEntry[]> | undefined;
   let journal: Promise<readonly Event[]> | undefined;
+  const readEntries = () => {
+    entries ??= liveJournal(env.DB);
+    return entries;
+  };
   const readJournal = () => {
-    journal ??= journalEvents(env.DB);
+    journal ??= readEntries().then((live) => live.map((entry) => entry.event));
     return journal;
   };
   return {
@@ -51,6 +62,7 @@ export function createContext(request: Request, env: EdgeBindings, now = new Dat
       return datasetWithJournal(dataset, events, RECENT_EVENTS_PER_PROVIDER);
     },
     journal: readJournal,
+    journalEntries: readEntries,
     async asset(path) {
       const response = await env.ASSETS.fetch(new Request(new URL(path, url.origin), { headers: request.headers }));
       if (response.status >= 400)

@@ -223,7 +223,7 @@ export const mcpBatchRequest = (headers: () => Record<string, string> = () => ({
 /**
  * The statuses the route table lets a route answer a GET that sends no validator: its success, `400` where it
  * takes a query, `404` where it has a path parameter, and the errors it declares (the push key's `503` on a
- * deployment without push). Never `304` (nothing is sent to match) nor `500` (the fuzzers' data is whole).
+ * deployment without push; a page's refusals). Never `304` (nothing is sent to match) nor `500` (the fuzzers' data is whole).
  */
 export function statusesOf(route: RouteSpec): number[] {
   const statuses: number[] = [route.ok.status ?? 200];
@@ -231,7 +231,10 @@ export function statusesOf(route: RouteSpec): number[] {
   if (route.ok.alsoAnswers !== undefined) statuses.push(route.ok.alsoAnswers.status);
   if (route.query !== undefined) statuses.push(400);
   if (route.pathParams !== undefined) statuses.push(404);
-  return [...statuses, ...Object.keys(route.requestErrors ?? {}).map(Number)];
+  return [
+    ...statuses,
+    ...[route.requestErrors, route.pageErrors].flatMap((errors) => Object.keys(errors ?? {}).map(Number)),
+  ];
 }
 
 const TABLE: readonly RouteSpec[] = ROUTES;

@@ -104,6 +104,15 @@ function otherResponses(route: RouteSpec, pathRoutes: readonly RouteSpec[]): Jso
     const withRetry = retries ? { ...cors, 'Retry-After': header('RetryAfter') } : cors;
     responses[status] = { ...errorResponse(description), headers: withRetry };
   }
+  // A page's refusal is a page: text/html, beside the JSON error the same status may also be (a malformed id's 404).
+  for (const [status, description] of Object.entries(route.pageErrors ?? {})) {
+    const page = { 'text/html': { schema: { type: 'string' } } };
+    const json = responses[status] as { description: string; content: JsonObject } | undefined;
+    responses[status] =
+      json === undefined
+        ? { description, headers: cors, content: page }
+        : { ...json, description: `${json.description}; ${description}`, content: { ...json.content, ...page } };
+  }
   for (const [status, description] of Object.entries(route.protocolStatuses ?? {})) {
     const withRetry = status === '429' ? { ...allow, 'Retry-After': header('RetryAfter') } : cors;
     responses[status] =

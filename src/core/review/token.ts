@@ -72,6 +72,12 @@ export async function verifyReviewToken(
   return now.getTime() >= expirySeconds * 1000 ? 'expired' : 'ok';
 }
 
+/** When a well-formed token says it expires (checked by `verifyReviewToken` first: unsigned here), or null. */
+export function reviewTokenExpiry(token: string): Date | null {
+  const match = /^([1-9][0-9]{0,11})\./.exec(token);
+  return match === null ? null : new Date(Number(match[1]) * 1000);
+}
+
 /** `{base_url}/review/<draft id>?t=<token>`: the confirm link of a review message. */
 export const reviewPagePath = (draftId: string): string => `/review/${draftId}`;
 export const reviewPageUrl = (baseUrl: string, draftId: string, token: string): string =>

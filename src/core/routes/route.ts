@@ -34,7 +34,7 @@ export interface RouteSpec {
   /** The successful answer: its status (200 unless said), media types and headers beyond CORS and caching. */
   readonly ok: {
     /** 201 and 200 both succeed for a write that creates or replaces (`alsoOk`). */
-    readonly status?: 200 | 201 | 202 | 204 | 308;
+    readonly status?: 200 | 201 | 202 | 204 | 303 | 308;
     readonly alsoOk?: { readonly status: 200; readonly description: string };
     /** The same body under an error status: GET /api/health's 503 while the service is failing. */
     readonly alsoAnswers?: { readonly status: 503; readonly description: string };
@@ -61,6 +61,8 @@ export interface RouteSpec {
   readonly requestBody?: { readonly schema: z.ZodType; readonly maxBytes: number; readonly form?: true };
   /** A write's error statuses (the decided error body; 429 with Retry-After), with what each means. */
   readonly requestErrors?: Readonly<Partial<Record<400 | 401 | 415 | 429 | 503, string>>>;
+  /** Statuses a page route answers with an HTML page that says why (the review page's refusals), with what each means. */
+  readonly pageErrors?: Readonly<Partial<Record<400 | 403 | 404 | 409 | 413 | 415 | 503, string>>>;
   /** Statuses of a protocol's own (MCP's), with what each means. */
   readonly protocolStatuses?: Readonly<Partial<Record<number, string>>>;
   /** The `404` of an edge route whose path parameter its schema refuses (default: an unknown provider). */
@@ -85,6 +87,7 @@ export const ROUTE_TAGS = {
   hooks: 'Signed webhooks (Standard Webhooks): JSON to your server',
   ntfy: 'ntfy: a phone or desktop told through an ntfy topic',
   telegram: 'Telegram: a bot that posts to a chat, group or channel',
+  review: 'The review page: a reviewer confirms or rejects a draft the watcher found',
 } as const;
 export type RouteTag = keyof typeof ROUTE_TAGS;
 

@@ -62,6 +62,7 @@ describe('the route table', () => {
       if ('alsoOk' in route.ok) expected.add(String(route.ok.alsoOk.status));
       if ('alsoAnswers' in route.ok) expected.add(String(route.ok.alsoAnswers.status));
       if ('requestErrors' in route) for (const status of Object.keys(route.requestErrors)) expected.add(status);
+      if ('pageErrors' in route) for (const status of Object.keys(route.pageErrors)) expected.add(status);
       if ((route.methods as readonly string[]).includes('GET') && !('status' in route.ok)) expected.add('304');
       if ('query' in route) expected.add('400');
       if ('pathParams' in route) expected.add('404');

@@ -33,6 +33,7 @@ import {
 } from '../ntfy/ntfy.ts';
 import { LEASE_SECONDS, WEBSUB_BODY_MAX_BYTES, WebSubRequestFormSchema } from '../websub/request.ts';
 import { TELEGRAM_UPDATE_MAX_BYTES, TelegramUpdateSchema, TelegramWebhookAnswerSchema } from '../telegram/bot.ts';
+import { REVIEW_FORM_MAX_BYTES, REVIEW_PAGE_ROUTE, ReviewFormSchema, ReviewQuerySchema } from '../review/form.ts';
 import { ForecastResponseSchema, ForecastTrackRecordSchema } from '../forecast/schemas.ts';
 import { FEED_FORMATS, type FeedFormat, JsonFeedSchema, WEBSUB_HUB_PATH } from '../render/feed-formats.ts';
 import { HealthSchema } from '../health.ts';
@@ -134,6 +135,27 @@ const HOOK_WRITE = {
     429: 'more than 10 writes in a minute from this IPv4 address or IPv6 /64 (shared with every channel), or (POST) more than 5 verification requests: `rate_limited`; see Retry-After',
     503: 'the delivery wing is not configured on this deployment, or its database cannot be reached now: `webhooks_unavailable`, see Retry-After; or a new hook past its total cap: `hooks_full`',
   },
+} as const;
+
+/**
+ * The review page of a draft (decisions.md, "Confirmed within a minute"; docs/watch.md, "The review page"): GET shows
+ * it and changes nothing, POST (its form) decides. A page: its refusals are pages that say why.
+ */
+const REVIEW_PAGE = {
+  path: REVIEW_PAGE_ROUTE,
+  tag: 'review',
+  pathParams: { id: EventIdSchema },
+  cache: 'noStore',
+  served: 'edge',
+  conditional: false,
+  preflight: false,
+  needsData: false,
+  notFound: { error: 'invalid_event', description: 'not an event id: `invalid_event`' },
+} as const;
+const REVIEW_REFUSALS = {
+  403: 'the token is wrong for this draft, expired (24 h), or used (the draft was decided already); or (POST) the form came from another site (`Origin`, `Sec-Fetch-Site`)',
+  404: 'no draft has this id, or this deployment has no `REVIEW_SIGNING_KEY`',
+  503: 'the state database is not bound or cannot be reached now',
 } as const;
 
 /**
@@ -815,6 +837,41 @@ export const ROUTES = [
       415: NOT_JSON_BODY,
       429: 'more than 10 writes in a minute from this IPv4 address or IPv6 /64 (shared with every channel): `rate_limited`; see Retry-After',
       503: 'the bot or the delivery wing is not configured on this deployment, or its database cannot be reached now: `telegram_unavailable`, see Retry-After; or a new chat past the channel’s total cap: `telegram_full`',
+    },
+  },
+  // The review page (decisions.md, "Confirmed within a minute"; docs/watch.md, "The review page").
+  {
+    ...REVIEW_PAGE,
+    id: 'getReviewPage',
+    methods: ['GET'],
+    summary: 'The review page of a draft: the original post, every field, and Confirm / Reject (changes nothing)',
+    query: { schema: ReviewQuerySchema, required: ['t'] },
+    ok: {
+      description: 'the draft, or what became of it (`Cache-Control: no-store`, `X-Robots-Tag: noindex`)',
+      content: { html: 'text' },
+    },
+    pageErrors: REVIEW_REFUSALS,
+  },
+  {
+    ...REVIEW_PAGE,
+    id: 'postReviewPage',
+    methods: ['POST'],
+    summary: 'Confirm (with edited kind, scope, effectiveAt), reject, or withdraw a draft, from its review page',
+    description:
+      'A form of the review page itself: refused when `Origin` names another origin or `Sec-Fetch-Site` is `cross-site`. A confirmed event enters the journal and is published at once.',
+    requestBody: { schema: ReviewFormSchema, maxBytes: REVIEW_FORM_MAX_BYTES, form: true },
+    ok: {
+      status: 303,
+      description: 'decided: see the review page, which shows the outcome',
+      content: {},
+      headers: ['Location'],
+    },
+    pageErrors: {
+      ...REVIEW_REFUSALS,
+      400: 'the edited event is not valid (the page again, the form kept, each field’s issue), or an unknown action',
+      409: 'withdraw: the event is not live in the journal any more, or its file is in git (corrections go through a pull request)',
+      413: `the body is over ${REVIEW_FORM_MAX_BYTES} bytes`,
+      415: 'the body is not `application/x-www-form-urlencoded`',
     },
   },
 ] as const satisfies readonly RouteSpec[];

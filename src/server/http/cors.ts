@@ -63,6 +63,13 @@ const errorCaching = (response: Response): Record<string, string> =>
     : {};
 
 /**
+ * The page policy, where the page set none of its own: the review page sends a stricter `Referrer-Policy` and a
+ * Content-Security-Policy that allows its one inline style by hash (src/core/review/page.ts).
+ */
+const pageSecurityHeaders = (response: Response): Record<string, string> =>
+  Object.fromEntries(Object.entries(PAGE_SECURITY_HEADERS).filter(([name]) => !response.headers.has(name)));
+
+/**
  * The headers every worker response leaves with: CORS `*`, `nosniff` so that no browser reads an API body as
  * anything but its declared type, the page policy on HTML, and `X-Sample-Data: true` while the build serves
  * the fictional sample set. Copies the response (its headers may be immutable).
@@ -79,7 +86,7 @@ export function withCommonHeaders(response: Response): Response {
       response.headers.get('Access-Control-Expose-Headers')?.split(/,\s*/) ?? [],
     ),
     'X-Content-Type-Options': 'nosniff',
-    ...(isPage ? PAGE_SECURITY_HEADERS : {}),
+    ...(isPage ? pageSecurityHeaders(response) : {}),
     ...SAMPLE_DATA_HEADERS,
   });
   // Nothing here keeps state about a visitor: no response sets a cookie.
