@@ -216,6 +216,19 @@ export function checkSettings(input: SettingsInput): DoctorFindings {
       `TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET: ${where(token)}: the Telegram bot answers and delivers`,
     );
 
+  // The journal's commits (docs/watch.md, "Confirm"): optional; the confirm link also needs REVIEW_SIGNING_KEY.
+  const github = sourceOf('GITHUB_TOKEN', input);
+  findings.notes.push(
+    github === 'absent'
+      ? 'GITHUB_TOKEN: absent: confirmed events are not committed to git, and review messages keep the web-editor link alone (docs/deploy.md)'
+      : `GITHUB_TOKEN: ${where(github)}: confirmed events are committed to git`,
+  );
+  const githubApi = env.GITHUB_API_URL;
+  if (githubApi !== undefined && URL.parse(githubApi)?.protocol !== 'https:')
+    findings.problems.push(
+      'GITHUB_API_URL is not an https address: leave it out (https://api.github.com is the default); a loopback API is for tests only',
+    );
+
   findings.notes.push(
     env.REPOSITORY_URL
       ? 'REPOSITORY_URL: set: the pages link commits, review links and the wrong-event form'

@@ -1,7 +1,8 @@
 /**
  * The loopback test switch (decisions.md, "Delivery that loses nothing"): the worker variable
  * `ALLOW_LOOPBACK_RECEIVERS=true` lets the outbound addresses of every channel, the review and ops channels, the
- * watched feeds and the push-service list be `http://127.0.0.1:<port>`, so that tests can receive on this machine.
+ * watched feeds, the push-service list and `GITHUB_API_URL` (the journal's commits) be `http://127.0.0.1:<port>`, so
+ * that tests can receive on this machine.
  * `PUSH_ALLOW_LOOPBACK_RECEIVER=true`, its older name, keeps working. Off by default and never on in `npm start`.
  *
  * The one place that reads the switch: every part that decides whether loopback is allowed asks this function.

@@ -98,6 +98,7 @@ describe('npm run doctor', () => {
       'ok: REVIEW_WEBHOOK_URL: absent: new drafts are kept in D1 and no reviewer is told (docs/watch.md)',
       'ok: OPS_WEBHOOK_URL: absent: no alert is sent when a part turns failing; /api/health still says it (docs/health.md)',
       'ok: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET: absent: no Telegram bot (POST /telegram answers 401)',
+      'ok: GITHUB_TOKEN: absent: confirmed events are not committed to git, and review messages keep the web-editor link alone (docs/deploy.md)',
       'ok: REPOSITORY_URL: absent here (deploy.yml sets it for the build): without it the pages show no commit or report links',
       'ok: worker secrets: not listed: CLOUDFLARE_API_TOKEN is not set (with it and CLOUDFLARE_ACCOUNT_ID the doctor asks Cloudflare)',
       `ok: migrations (local): all ${migrations.length} applied`,
@@ -116,7 +117,7 @@ describe('npm run doctor', () => {
         .map(([name, value]) => `${name}=${value}`)
         .join(
           '\n',
-        )}\nREVIEW_WEBHOOK_URL="${DISCORD}"\nSITE_URL=https://board.example.org\nTELEGRAM_BOT_TOKEN=123:bot-token\nTELEGRAM_WEBHOOK_SECRET=hook-secret\n`,
+        )}\nREVIEW_WEBHOOK_URL="${DISCORD}"\nSITE_URL=https://board.example.org\nTELEGRAM_BOT_TOKEN=123:bot-token\nTELEGRAM_WEBHOOK_SECRET=hook-secret\nGITHUB_TOKEN=github_pat_doctor\n`,
     );
     const good = doctor(['--config', filledConfig, '--persist-to', migratedState, '--env-file', envFile], bareEnv());
     expect(good.code).toBe(0);
@@ -125,11 +126,13 @@ describe('npm run doctor', () => {
     expect(good.lines).toContain(
       'ok: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET: set: the Telegram bot answers and delivers',
     );
+    expect(good.lines).toContain('ok: GITHUB_TOKEN: set: confirmed events are committed to git');
+    expect(good.lines.join('\n')).not.toContain('github_pat_doctor');
 
     const badFile = path.join(folder, 'bad.dev.vars');
     await writeFile(
       badFile,
-      `VAPID_PUBLIC_KEY=${keys.VAPID_PUBLIC_KEY}\nREVIEW_WEBHOOK_URL=http://discord.com/api/webhooks/1/review-token\nOPS_WEBHOOK_URL=https://ops.example.org/hook\nSITE_URL=http://localhost:4321\nALLOW_LOOPBACK_RECEIVERS=true\nTELEGRAM_BOT_TOKEN=123:bot-token\n`,
+      `VAPID_PUBLIC_KEY=${keys.VAPID_PUBLIC_KEY}\nREVIEW_WEBHOOK_URL=http://discord.com/api/webhooks/1/review-token\nOPS_WEBHOOK_URL=https://ops.example.org/hook\nSITE_URL=http://localhost:4321\nALLOW_LOOPBACK_RECEIVERS=true\nTELEGRAM_BOT_TOKEN=123:bot-token\nGITHUB_API_URL=http://127.0.0.1:9\n`,
     );
     const bad = doctor(['--config', filledConfig, '--persist-to', migratedState, '--env-file', badFile], bareEnv());
     expect(bad.code).toBe(1);
@@ -139,8 +142,9 @@ describe('npm run doctor', () => {
       'problem: REVIEW_WEBHOOK_URL is not a Discord (https://discord.com/api/webhooks/<id>/<token>) or Slack (https://hooks.slack.com/services/…) webhook, so review messages cannot be sent: set it again with `npx wrangler secret put REVIEW_WEBHOOK_URL`',
       'problem: OPS_WEBHOOK_URL is not a Discord (https://discord.com/api/webhooks/<id>/<token>) or Slack (https://hooks.slack.com/services/…) webhook, so alerts cannot be sent: set it again with `npx wrangler secret put OPS_WEBHOOK_URL`',
       "problem: TELEGRAM_WEBHOOK_SECRET is missing while its pair is set: set both (the bot's token from BotFather, and the secret given to setWebhook), or neither",
+      'problem: GITHUB_API_URL is not an https address: leave it out (https://api.github.com is the default); a loopback API is for tests only',
       'problem: ALLOW_LOOPBACK_RECEIVERS (or PUSH_ALLOW_LOOPBACK_RECEIVER) is set: a test switch that lets every outbound address be this machine; remove it from the deployment',
-      'doctor: 6 problems; fix them and run npm run doctor again (docs/deploy.md)',
+      'doctor: 7 problems; fix them and run npm run doctor again (docs/deploy.md)',
     ]);
     const printed = [...good.lines, ...bad.lines].join('\n');
     for (const secret of [keys.VAPID_PUBLIC_KEY, keys.VAPID_PRIVATE_KEY, 'review-token', 'bot-token', 'hook-secret'])
