@@ -124,6 +124,24 @@ describe('the review message', () => {
     const discord = reviewMessage('discord', long, REPOSITORY) as { embeds: { description: string }[] };
     expect(discord.embeds[0]!.description.length).toBeLessThanOrEqual(DISCORD_DESCRIPTION_MAX);
   });
+
+  it('carries the review page’s confirm link beside the editor link when one is given, and only then', () => {
+    const confirm = 'https://board.example/review/1900000000000000001?t=1782043200.abc_DEF-123';
+    const discord = reviewMessage('discord', draft, REPOSITORY, confirm) as { embeds: { description: string }[] };
+    const description = discord.embeds[0]!.description;
+    const links = urlsIn(description);
+    expect(links).toContain(confirm);
+    expect(links.filter((url) => url.startsWith(`${REPOSITORY}/new/`))).toHaveLength(1);
+    expect(discordShown(description)).toContain('Confirm or reject on the review page');
+    const slack = reviewMessage('slack', draft, REPOSITORY, confirm) as {
+      blocks: { type: string; elements?: { url?: string }[] }[];
+    };
+    const urls = slack.blocks.flatMap((block) => (block.elements ?? []).map((element) => element.url));
+    expect(urls).toContain(confirm);
+    expect(urls.filter((url) => url?.startsWith(`${REPOSITORY}/new/`))).toHaveLength(1);
+    for (const platform of ['discord', 'slack'] as const)
+      expect(JSON.stringify(reviewMessage(platform, draft, REPOSITORY))).not.toContain('/review/');
+  });
 });
 
 describe('the chat platform of a webhook address', () => {

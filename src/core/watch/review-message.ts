@@ -48,6 +48,8 @@ const SLACK_TEXT_MAX = 3000;
 const WORDS = {
   intro: 'New draft to review',
   open: 'Open the file in the repository’s editor',
+  confirm: 'Confirm or reject on the review page',
+  confirmNote: 'publishes at once, without a pull request; the link works for 24 hours, once.',
   steps: 'Check it against the original post, set "verified": true (the only edit needed), and propose the change.',
   tooLong: (platform: string) =>
     `The one-click link is longer than ${platform} allows for this post. Open the editor and paste the file below:`,
@@ -67,17 +69,29 @@ const fieldsOf = (draft: ReviewDraft): [string, string][] => [
   ['file', `${REPOSITORY_EVENTS_FOLDER}/${draft.path}`],
 ];
 
-/** The JSON body to POST to the review webhook of `platform`. */
-export function reviewMessage(platform: ChatPlatform, draft: ReviewDraft, repositoryUrl: string): object {
-  return platform === 'discord' ? discordMessage(draft, repositoryUrl) : slackMessage(draft, repositoryUrl);
+/**
+ * The JSON body to POST to the review webhook of `platform`; with `confirmUrl` (the review page's signed link,
+ * src/core/review/token.ts, when the deployment has REVIEW_SIGNING_KEY) it offers that page beside the editor link.
+ */
+export function reviewMessage(
+  platform: ChatPlatform,
+  draft: ReviewDraft,
+  repositoryUrl: string,
+  confirmUrl?: string,
+): object {
+  return platform === 'discord'
+    ? discordMessage(draft, repositoryUrl, confirmUrl)
+    : slackMessage(draft, repositoryUrl, confirmUrl);
 }
 
-function discordMessage(draft: ReviewDraft, repositoryUrl: string) {
+function discordMessage(draft: ReviewDraft, repositoryUrl: string, confirmUrl: string | undefined) {
   const { event } = draft;
   const fields = fieldsOf(draft)
     .map(([name, value]) => `**${name}** ${discordText(value)}`)
     .join('\n');
-  const head = `${quoted(discordText(event.summary))}\n\n${fields}\n**original post** <${discordUrl(event.sourceUrl)}>\n\n`;
+  const head = `${quoted(discordText(event.summary))}\n\n${fields}\n**original post** <${discordUrl(event.sourceUrl)}>\n\n${
+    confirmUrl === undefined ? '' : `[${WORDS.confirm}](${discordUrl(confirmUrl)}): ${WORDS.confirmNote}\n\n`
+  }`;
   const link = reviewLink(repositoryUrl, draft);
   // `(` and `)`, which encodeURIComponent leaves as they are, would end the masked link inside a summary's text.
   const withLink = `${head}[${WORDS.open}](${discordUrl(link)}). ${WORDS.steps}`;
@@ -109,7 +123,7 @@ const quoted = (text: string) =>
     .map((line) => `> ${line}`)
     .join('\n');
 
-function slackMessage(draft: ReviewDraft, repositoryUrl: string) {
+function slackMessage(draft: ReviewDraft, repositoryUrl: string, confirmUrl: string | undefined) {
   const { event } = draft;
   const link = reviewLink(repositoryUrl, draft);
   const posted = Math.floor(Date.parse(event.announcedAt) / 1000);
@@ -149,6 +163,22 @@ function slackMessage(draft: ReviewDraft, repositoryUrl: string) {
         type: 'section',
         fields: fieldsOf(draft).map(([name, value]) => ({ type: 'mrkdwn', text: `*${name}*\n${slackText(value)}` })),
       },
+      ...(confirmUrl === undefined
+        ? []
+        : [
+            {
+              type: 'actions',
+              elements: [
+                {
+                  type: 'button',
+                  text: { type: 'plain_text', text: WORDS.confirm },
+                  url: confirmUrl,
+                  style: 'primary',
+                },
+              ],
+            },
+            { type: 'context', elements: [{ type: 'mrkdwn', text: slackText(WORDS.confirmNote) }] },
+          ]),
       ...action,
       {
         type: 'context',
