@@ -45,8 +45,11 @@ const nowSeconds = Math.floor(NOW.getTime() / 1000);
 const TOKEN = tokenFor(ID, nowSeconds + DAY_SECONDS);
 const EXPIRED = tokenFor(ID, nowSeconds - 60);
 
-function env(overrides: Partial<EdgeBindings> = {}): EdgeBindings {
-  return { ...edgeApp(files).env, DB: state.db, REVIEW_SIGNING_KEY: KEY, ...overrides };
+/** The bindings of a configured deployment, less the ones named. */
+function env(without: readonly ('DB' | 'REVIEW_SIGNING_KEY')[] = []): EdgeBindings {
+  const bindings: EdgeBindings = { ...edgeApp(files).env, DB: state.db, REVIEW_SIGNING_KEY: KEY };
+  for (const name of without) delete bindings[name];
+  return bindings;
 }
 
 async function request(path: string, init: RequestInit = {}, bindings = env(), now = NOW): Promise<Response> {
@@ -206,10 +209,10 @@ describe('GET /review/<draft id>', REAL_D1, () => {
     );
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toContain('<h1>No such draft</h1>');
-    const off = await request(pagePath(), {}, env({ REVIEW_SIGNING_KEY: undefined }));
+    const off = await request(pagePath(), {}, env(['REVIEW_SIGNING_KEY']));
     expect(off.status).toBe(404);
     expect(await off.text()).toContain('This deployment has no REVIEW_SIGNING_KEY');
-    const noDatabase = await request(pagePath(), {}, env({ DB: undefined }));
+    const noDatabase = await request(pagePath(), {}, env(['DB']));
     expect(noDatabase.status).toBe(503);
     expect(await noDatabase.text()).toContain('<h1>Not available now</h1>');
     expect(noDatabase.headers.get('Cache-Control')).toBe('no-store');

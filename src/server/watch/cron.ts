@@ -35,6 +35,8 @@ export interface WatchBindings extends LoopbackSwitch {
   DB?: D1Database;
   /** The review channel: a Discord or Slack webhook (a secret). */
   REVIEW_WEBHOOK_URL?: string;
+  /** The review links' signing key (a secret): with it, each review message carries the review page's link. */
+  REVIEW_SIGNING_KEY?: string;
 }
 
 /** What the deployment lacks, said when it changes or a draft waits for it: a line every minute says nothing new. */
@@ -98,7 +100,12 @@ export async function runScheduledWatch(
     if (review.channel === null) return;
     // A draft stored this run was just checked against the build; one that waited may have been recorded since.
     const justStored = new Set(inserted);
-    const reviews = await sendWaitingReviews(db, review.channel, now, async (drafts) => {
+    const signingKey = env.REVIEW_SIGNING_KEY;
+    const channel =
+      signingKey === undefined || signingKey === ''
+        ? review.channel
+        : { ...review.channel, confirmLinks: { signingKey, baseUrl: BASE_URL } };
+    const reviews = await sendWaitingReviews(db, channel, now, async (drafts) => {
       const earlier = drafts.filter((draft) => !justStored.has(draft.id));
       if (earlier.length === 0) return new Set();
       try {

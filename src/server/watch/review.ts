@@ -1,5 +1,6 @@
 import { chatPlatformOf, type ChatPlatform } from '../../core/outbound/chat-platform.ts';
 import { OUTBOUND_PROBLEM_MESSAGES, outboundAddress, type OutboundRules } from '../../core/outbound/address.ts';
+import { reviewConfirmUrl } from '../../core/review/token.ts';
 import { reviewMessage } from '../../core/watch/review-message.ts';
 import { reviewFailureText, reviewRetryMs } from '../../core/watch/review-retry.ts';
 import type { Event } from '../../core/schemas.ts';
@@ -17,6 +18,11 @@ export interface ReviewChannel {
   platform: ChatPlatform;
   url: string;
   repositoryUrl: string;
+  /**
+   * With the secret `REVIEW_SIGNING_KEY`: each message carries the review page's confirm link (`{base_url}/review/
+   * <draft id>?t=<token>`, a token for 24 hours from when the message is made); without, the editor link alone.
+   */
+  confirmLinks?: { signingKey: string; baseUrl: string };
 }
 
 /**
@@ -113,6 +119,7 @@ export async function sendWaitingReviews(
     .prepare(
       `UPDATE watch_drafts SET review_attempts = review_attempts + 1, review_next_at = ?1, review_tried_at = ?2
        WHERE id IN (SELECT id FROM watch_drafts WHERE review_state IN ('waiting', 'failed') AND review_next_at <= ?2
+                      AND decision IS NULL
                     ORDER BY found_at, id LIMIT ?3)
        RETURNING id, provider, source_url, file, review_attempts`,
     )
@@ -129,7 +136,10 @@ export async function sendWaitingReviews(
       .filter((row) => !recorded.has(row.id))
       .map(async (row) => {
         const draft = { event: JSON.parse(row.file) as Event, path: `${row.provider}/${row.id}.json`, file: row.file };
-        const message = reviewMessage(channel.platform, draft, channel.repositoryUrl);
+        const links = channel.confirmLinks;
+        const confirmUrl =
+          links === undefined ? undefined : await reviewConfirmUrl(links.signingKey, links.baseUrl, row.id, now);
+        const message = reviewMessage(channel.platform, draft, channel.repositoryUrl, confirmUrl);
         return { row, outcome: await post(channel.url, message, row.review_attempts, now) };
       }),
   );
