@@ -1,6 +1,7 @@
 import { statusFromSummary } from '../../src/core/board.ts';
 import { calendarEventsPath } from '../../src/core/built-paths.ts';
 import { PROVIDERS, type Provider } from '../../src/core/enums.ts';
+import { announcementsWithJournal, journalBuiltAt } from '../../src/core/journal/built-outputs.ts';
 import { announcementCalendarFrame } from '../../src/core/render/announcement-calendar.ts';
 import { renderWindowCalendar, windowCalendarFileName } from '../../src/core/render/window-calendar.ts';
 import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
@@ -28,13 +29,23 @@ async function announcementCalendar(context: EdgeContext, provider: Provider | u
   ]);
   if (!built.ok) throw new DataSourceUnavailable(`the prerendered ${path} answered ${built.status}`);
   const selected = provider === undefined ? PROVIDERS : [provider];
-  const { head, tail } = announcementCalendarFrame({
-    rows: selected.map((name) => statusFromSummary(summaries[name], context.now)),
-    provider,
-    baseUrl: BASE_URL,
-    now: context.now,
-    builtAt: summaries[selected[0]!].asOf,
-  });
+  const frame = (builtAt: string) =>
+    announcementCalendarFrame({
+      rows: selected.map((name) => statusFromSummary(summaries[name], context.now)),
+      provider,
+      baseUrl: BASE_URL,
+      now: context.now,
+      builtAt,
+    });
+  const withJournal = await journalCalendar(context, provider, built);
+  if (withJournal !== null) {
+    const { head, tail } = frame(withJournal.builtAt);
+    const body = encoder.encode(head + withJournal.announcements + tail);
+    return new Response(body, {
+      headers: { 'Content-Type': CONTENT_TYPES.calendar, ETag: await bytesEtag(body.buffer) },
+    });
+  }
+  const { head, tail } = frame(summaries[selected[0]!].asOf);
   // The built part's bytes between the two written here, copied as they are (never decoded or parsed).
   const body = new Blob([head, await built.blob(), tail]);
   // The validator names the built part by the asset store's own ETag and the part written here by its bytes, so
@@ -44,6 +55,33 @@ async function announcementCalendar(context: EdgeContext, provider: Provider | u
     builtTag === null ? await body.arrayBuffer() : encoder.encode(`${builtTag}\n${head}${tail}`).buffer,
   );
   return new Response(body, { headers: { 'Content-Type': CONTENT_TYPES.calendar, ETag: etag } });
+}
+
+/**
+ * The announcements with the journal's events of the selection, as a build made at the selection's
+ * `journalBuiltAt` would have written them, and that time (the frame's `DTSTAMP` too); null when the journal holds
+ * none of the selection and the built part stands as it is (src/core/journal/built-outputs.ts).
+ */
+async function journalCalendar(
+  context: EdgeContext,
+  provider: Provider | undefined,
+  built: Response,
+): Promise<{ announcements: string; builtAt: string } | null> {
+  const journal = await context.journalEntries();
+  if (journal.length === 0) return null;
+  const dataset = await context.dataset();
+  const builtAt = journalBuiltAt(dataset.builtAt, journal, provider);
+  if (builtAt === null) return null;
+  const announcements = announcementsWithJournal({
+    built: await built.text(),
+    builtAt: dataset.builtAt,
+    asOf: builtAt,
+    dataset,
+    journal: journal.map((entry) => entry.event),
+    provider,
+    baseUrl: BASE_URL,
+  });
+  return { announcements, builtAt };
 }
 
 export const CALENDAR_HANDLERS = {

@@ -1,6 +1,7 @@
 import { TIMELINE_LIMIT } from '../../src/core/api/query.ts';
 import { buildTimelineResponse, type TimelineSelection } from '../../src/core/api/timeline.ts';
 import { recentEvents } from '../../src/core/dataset.ts';
+import { journalBuiltAt } from '../../src/core/journal/built-outputs.ts';
 import { renderTimelineCsv, timelineCsvFileName } from '../../src/core/render/timeline-csv.ts';
 import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import { routeById } from '../../src/core/routes/table.ts';
@@ -10,7 +11,10 @@ import { conditionalJson } from '../../src/server/http/conditional.ts';
 import { textResponse, withHeaders } from '../../src/server/http/responses.ts';
 import type { EdgeHandlers } from '../route-handler.ts';
 
-/** The unfiltered default is a prerendered file; any other selection is computed here. */
+/**
+ * The unfiltered default is a prerendered file (written here while the journal holds an event); any other selection
+ * is computed here.
+ */
 const isDefault = ({ provider, limit }: TimelineSelection) => provider === 'all' && limit === TIMELINE_LIMIT.default;
 const TIMELINE_FILE = routeById('getTimeline').prerendered!;
 const TIMELINE_CSV_FILE = routeById('getTimelineCsv').prerendered!;
@@ -20,8 +24,34 @@ const csvHeaders = (selection: TimelineSelection) => ({
   'Content-Disposition': `inline; filename=${timelineCsvFileName(selection.provider)}`,
 });
 
+const DEFAULT_SELECTION = { provider: 'all', limit: TIMELINE_LIMIT.default } as const;
+
+/**
+ * The default selection's JSON as the build writes it, from the data set with the journal folded in: its
+ * `updatedAt` is the time of a build holding the journal's events (`journalBuiltAt`, docs/watch.md), which for an
+ * empty journal is the build's own, so that the built file's bytes are what this writes then (its test).
+ */
+export async function defaultTimelineJson(context: Pick<EdgeContext, 'dataset' | 'journalEntries'>) {
+  const [dataset, journal] = await Promise.all([context.dataset(), context.journalEntries()]);
+  const builtAt = journalBuiltAt(dataset.builtAt, journal, undefined) ?? dataset.builtAt;
+  return buildTimelineResponse(dataset, DEFAULT_SELECTION, new Date(builtAt));
+}
+
+/** The default selection's CSV as the build writes it (no time in it), from the data set with the journal. */
+export const defaultTimelineCsv = async (context: Pick<EdgeContext, 'dataset'>): Promise<string> =>
+  renderTimelineCsv(
+    recentEvents(await context.dataset(), DEFAULT_SELECTION.provider, DEFAULT_SELECTION.limit),
+    BASE_URL,
+  );
+
+/** Whether the default is the built file: the journal holds no event, so the build's bytes are the answer. */
+const builtDefault = async (context: EdgeContext) => (await context.journalEntries()).length === 0;
+
 async function answerCsv(context: EdgeContext, selection: TimelineSelection): Promise<Response> {
-  if (isDefault(selection)) return withHeaders(await context.asset(TIMELINE_CSV_FILE), csvHeaders(selection));
+  if (isDefault(selection)) {
+    if (await builtDefault(context)) return withHeaders(await context.asset(TIMELINE_CSV_FILE), csvHeaders(selection));
+    return textResponse(await defaultTimelineCsv(context), CONTENT_TYPES.csv, csvHeaders(selection));
+  }
   const events = recentEvents(await context.dataset(), selection.provider, selection.limit);
   return textResponse(renderTimelineCsv(events, BASE_URL), CONTENT_TYPES.csv, csvHeaders(selection));
 }
@@ -30,8 +60,11 @@ export const TIMELINE_HANDLERS = {
   /** GET /api/timeline (spec 4.2). */
   getTimeline: async (context, { query: { format, ...selection } }) => {
     if (format === 'csv') return answerCsv(context, selection);
-    if (isDefault(selection))
-      return withHeaders(await context.asset(TIMELINE_FILE), { 'Content-Type': CONTENT_TYPES.json });
+    if (isDefault(selection)) {
+      if (await builtDefault(context))
+        return withHeaders(await context.asset(TIMELINE_FILE), { 'Content-Type': CONTENT_TYPES.json });
+      return conditionalJson(context.request, await defaultTimelineJson(context));
+    }
     return conditionalJson(context.request, buildTimelineResponse(await context.dataset(), selection, context.now));
   },
   /** GET /api/timeline.csv (spec 4.3). */

@@ -1,5 +1,5 @@
 import type { Event } from '../../core/schemas.ts';
-import { readLiveJournal } from './store.ts';
+import { type JournalEntry, readLiveJournal } from './store.ts';
 
 /**
  * What every output that lists events or derives the board adds to the build's data: the live journal's events
@@ -10,9 +10,17 @@ import { readLiveJournal } from './store.ts';
  * the event is not lost (its row waits in D1) and the page is not broken.
  */
 export async function journalEvents(db: D1Database | undefined): Promise<readonly Event[]> {
+  return (await liveJournal(db)).map((entry) => entry.event);
+}
+
+/**
+ * The live journal's entries, read as `journalEvents` reads them: for the outputs that also say when an event was
+ * confirmed or where its file stands (the feeds' time, `/api/events/<id>`).
+ */
+export async function liveJournal(db: D1Database | undefined): Promise<readonly JournalEntry[]> {
   if (db === undefined) return [];
   try {
-    return (await readLiveJournal(db)).map((entry) => entry.event);
+    return await readLiveJournal(db);
   } catch (error) {
     console.error('the journal of confirmed events could not be read; serving the build alone:', error);
     return [];
