@@ -15,5 +15,5 @@ export const collections = {
   // Each event's history in git (recorded, verified, commits), by event id: one `git log` pass per build.
   provenance: defineCollection({ loader: eventProvenanceLoader(), schema: EventProvenanceSchema }),
   // content/watch and REPOSITORY_URL, for the worker's minute cron (/data/watch.json, docs/watch.md).
-  watch: defineCollection({ loader: watchConfigLoader(), schema: WatchConfigSchema.omit({ drafts: true }) }),
+  watch: defineCollection({ loader: watchConfigLoader(), schema: WatchConfigSchema.omit({ draftKeys: true }) }),
 };

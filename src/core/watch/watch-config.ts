@@ -9,6 +9,10 @@ import { SourcesSchema } from './sources.ts';
  * sources and the classification rules (both checked at build time, so a wrong file stops the build with the
  * message `npm run watch` gives), the repository the review links open (`REPOSITORY_URL` at build time), and the
  * drafts already in the event tree (their ids and posts are taken: the published ones are in the records).
+ *
+ * The file is served on a public path like every built file, and no public path lists drafts (decisions.md,
+ * "Confirmed within a minute"): of the tree's drafts it carries only the SHA-256 of each id and of each post URL,
+ * enough for the cron to tell whether a post it found is one of them, and nothing a reader could list them from.
  */
 
 export const WATCH_CONFIG_PATH = '/data/watch.json';
@@ -22,9 +26,9 @@ export const WatchConfigSchema = z.strictObject({
   sources: SourcesSchema,
   rules: ClassificationRulesSchema,
   repositoryUrl: RepositoryUrlSchema.nullable(),
-  drafts: z
-    .array(z.strictObject({ id: z.string(), sourceUrl: z.string() }))
-    .describe('the unpublished events of the built tree'),
+  draftKeys: z
+    .array(z.string().regex(/^[0-9a-f]{64}$/))
+    .describe('the SHA-256 (hex) of the id and of the post URL of each unpublished event of the built tree, sorted'),
 });
 export type WatchConfig = z.infer<typeof WatchConfigSchema>;
 
@@ -42,6 +46,18 @@ export function hasWatchConfigFrame(value: unknown): value is WatchConfig {
     Array.isArray(value['rules']['order']) &&
     isObject(value['rules']['keywords']) &&
     (value['repositoryUrl'] === null || typeof value['repositoryUrl'] === 'string') &&
-    Array.isArray(value['drafts'])
+    Array.isArray(value['draftKeys'])
   );
+}
+
+/** SHA-256 of `text` as UTF-8, in lower-case hex: a draft's key (its id's, or its post URL's). */
+export async function draftKey(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The keys `/data/watch.json` carries for `drafts`: each id's and each post URL's, sorted, each once. */
+export async function draftKeysOf(drafts: readonly { id: string; sourceUrl: string }[]): Promise<string[]> {
+  const keys = await Promise.all(drafts.flatMap(({ id, sourceUrl }) => [draftKey(id), draftKey(sourceUrl)]));
+  return [...new Set(keys)].sort();
 }

@@ -7,7 +7,7 @@ import { startPushReceiver, type PushReceiver } from '../../../tests/support/pus
 import { stamped } from '../../core/build-stamp.ts';
 import type { Event } from '../../core/schemas.ts';
 import { makeEvent } from '../../core/test-events.ts';
-import { WATCH_CONFIG_PATH } from '../../core/watch/watch-config.ts';
+import { draftKeysOf, WATCH_CONFIG_PATH } from '../../core/watch/watch-config.ts';
 import { readSourceHealth } from '../source-health.ts';
 import { runScheduledWatch } from './cron.ts';
 
@@ -34,6 +34,8 @@ const TREE_DRAFT = {
   id: '1900000000000000101',
   sourceUrl: 'https://posts.provider-a.example/@provider_a_eng/1900000000000000101',
 };
+/** What the build's watch configuration carries of it: the SHA-256 of its id and post URL, never them. */
+const TREE_DRAFT_KEYS = await draftKeysOf([TREE_DRAFT]);
 
 const post = (id: string, title: string, minutesBeforeStart: number) => ({
   link: `https://posts.provider-a.example/@provider_a_eng/${id}`,
@@ -74,7 +76,7 @@ function env({
     },
     rules: RULES,
     repositoryUrl,
-    drafts: [TREE_DRAFT],
+    draftKeys: TREE_DRAFT_KEYS,
   };
   files.set(WATCH_CONFIG_PATH, new TextEncoder().encode(JSON.stringify(stamped(config, 'fixture'))));
   return {

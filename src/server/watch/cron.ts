@@ -10,7 +10,7 @@ import {
   settledState,
   watchedSources,
 } from '../../core/watch/run.ts';
-import { hasWatchConfigFrame, WATCH_CONFIG_PATH, type WatchConfig } from '../../core/watch/watch-config.ts';
+import { draftKey, hasWatchConfigFrame, WATCH_CONFIG_PATH, type WatchConfig } from '../../core/watch/watch-config.ts';
 import { BASE_URL } from '../base-url.ts';
 import { DataSourceUnavailable, loadRecordShard, readDataFileNow } from '../data-source.ts';
 import { allowsLoopbackReceivers, type LoopbackSwitch } from '../loopback.ts';
@@ -187,8 +187,9 @@ async function knownProposals(
 
 /**
  * The ids among `drafts` whose post the build already has: an event of the build with the post's id (its record
- * shard) or URL (among that shard's records), or a draft of the built tree. An event's id is the post's id from its
- * URL, so the post's event, if there is one, is the record of the id the URL gives.
+ * shard) or URL (among that shard's records), or a draft of the built tree (whose id's or URL's SHA-256 the build's
+ * watch configuration lists). An event's id is the post's id from its URL, so the post's event, if there is one, is
+ * the record of the id the URL gives.
  */
 async function recordedInBuild(
   assets: Pick<Fetcher, 'fetch'>,
@@ -197,8 +198,9 @@ async function recordedInBuild(
 ): Promise<Set<string>> {
   const recorded = new Set<string>();
   if (drafts.length === 0) return recorded;
-  const treeIds = new Set(config.drafts.map((draft) => draft.id));
-  const treeUrls = new Set(config.drafts.map((draft) => draft.sourceUrl));
+  const treeKeys = new Set(config.draftKeys);
+  const inTree = async ({ id, sourceUrl }: { id: string; sourceUrl: string }) =>
+    treeKeys.size > 0 && (treeKeys.has(await draftKey(id)) || treeKeys.has(await draftKey(sourceUrl)));
   const shards = new Map(
     await Promise.all(
       [...new Set(drafts.map((draft) => recordShardOf(draft.id)))].map(
@@ -209,8 +211,7 @@ async function recordedInBuild(
   for (const { id, sourceUrl } of drafts) {
     const shard = shards.get(recordShardOf(id))!;
     if (
-      treeIds.has(id) ||
-      treeUrls.has(sourceUrl) ||
+      (await inTree({ id, sourceUrl })) ||
       recordIn(shard, id) !== undefined ||
       Object.values(shard.records).some((record) => record.event.sourceUrl === sourceUrl)
     )
