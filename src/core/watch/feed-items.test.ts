@@ -4,7 +4,7 @@ import Parser from 'rss-parser';
 import { describe, expect, it } from 'vitest';
 import { FEED_RENDERERS } from '../render/feeds.ts';
 import { makeEvent, NOW } from '../test-events.ts';
-import { feedItems } from './feed-items.ts';
+import { FeedParseError, feedItems } from './feed-items.ts';
 
 /**
  * The watcher's feed reader, against feeds read by independent parsers (rss-parser for RSS and Atom, feedsmith
@@ -113,16 +113,71 @@ describe('reading a feed', () => {
   });
 
   it.each([
-    ['malformed XML', '<rss><channel><item><title>unclosed', /./],
     [
-      'an XML document that is no feed',
-      '<html><body>Not found</body></html>',
-      /<html> is not an RSS, RDF or Atom feed/,
+      'malformed XML',
+      '<rss><channel><item><title>unclosed',
+      'not well-formed XML at line 1, column 28 (an element is not closed)',
     ],
-    ['JSON that is no feed', '{"error": "not found"}', /not a JSON Feed/],
-    ['a JSON Feed without items', '{"version": "https://jsonfeed.org/version/1.1"}', /without an "items" list/],
+    ['an XML document that is no feed', '<html><body>Not found</body></html>', 'not a feed: an HTML page'],
+    ['JSON that is no feed', '{"error": "not found"}', /^not a feed: a JSON document that is not a JSON Feed/],
+    [
+      'a JSON Feed without items',
+      '{"version": "https://jsonfeed.org/version/1.1"}',
+      'not a feed: a JSON Feed without an "items" list',
+    ],
   ])('refuses %s with a reason', (_, document, reason) => {
+    expect(() => feedItems(document)).toThrow(FeedParseError);
     expect(() => feedItems(document)).toThrow(reason);
+  });
+
+  describe('says why a document is no feed without its bytes (a page in place of a feed may hold anything)', () => {
+    const SECRET = 'ghp_SECRETtoken0123456789abcdefABCDEF';
+    const SCRIPT = '<script>alert(1)</script>';
+    it.each([
+      [
+        'an unclosed element after a script',
+        `<?xml version="1.0"?>\n<rss>\n  <channel>${SCRIPT}<item><title>${SECRET}`,
+        'not well-formed XML at line 3, column 50 (an element is not closed)',
+      ],
+      [
+        'an unclosed start tag named by the page',
+        `<rss><channel>\n<${SECRET.replace(/[^A-Za-z]/g, '')} a="1"`,
+        /^not well-formed XML at line 2, column \d+ \(a start tag is not closed\)$/,
+      ],
+      [
+        'a repeated attribute',
+        `<rss><channel><item ${SECRET.replace(/[^A-Za-z]/g, '')}="1" ${SECRET.replace(/[^A-Za-z]/g, '')}="2"/></channel></rss>`,
+        /^not well-formed XML at line 1, column \d+ \(an attribute is repeated\)$/,
+      ],
+      [
+        'an HTML page',
+        `<!DOCTYPE html>\n<html><head>${SCRIPT}<meta content=${SECRET}></head></html>`,
+        'not a feed: an HTML page',
+      ],
+      [
+        'a root element of its own',
+        `\n\n<${SECRET.replace(/[^A-Za-z]/g, '')}><item>${SCRIPT}</item></${SECRET.replace(/[^A-Za-z]/g, '')}>`,
+        'not a feed: no <rss>, <rdf:RDF> or <feed> root element',
+      ],
+      ['JSON that is not valid', `{"token": "${SECRET}", ${SCRIPT}}`, /^not valid JSON( at line 1, column \d+)?$/],
+      ['JSON cut short', `\n{"token": "${SECRET}",\n  "a": [`, /^not valid JSON( at line 3, column \d+)?$/],
+      [
+        'a JSON Feed with an item that is no object',
+        `{"version": "https://jsonfeed.org/version/1.1", "items": ["${SECRET}", null]}`,
+        'not a feed: a JSON Feed whose "items" are not all objects',
+      ],
+    ])('%s', (_, document, reason) => {
+      let message = '';
+      try {
+        feedItems(document);
+      } catch (error) {
+        expect(error).toBeInstanceOf(FeedParseError);
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(reason);
+      for (const bytes of [SECRET, SECRET.replace(/[^A-Za-z]/g, ''), 'script', 'alert', 'meta', 'token'])
+        expect(message).not.toContain(bytes);
+    });
   });
 
   it('expands no entity a feed declares for itself (no billion laughs, no external file)', () => {

@@ -1,4 +1,4 @@
-import { parseXml, type XmlDocument, type XmlElement } from '@rgrove/parse-xml';
+import { parseXml, type XmlDocument, type XmlElement, XmlError } from '@rgrove/parse-xml';
 import { decodeHTML } from 'entities';
 import { SUMMARY_MAX_CHARACTERS } from '../schemas.ts';
 
@@ -9,6 +9,77 @@ import { SUMMARY_MAX_CHARACTERS } from '../schemas.ts';
  * written here, because a general feed library (feedsmith's parsers, 64 KiB with every namespace) does not fit
  * the worker's 350 KiB budget. Only the fields below are read; everything else in a feed is ignored.
  */
+
+/**
+ * Why a document is not a feed the watcher can read, in words of ours and numbers only: the source report
+ * (`GET /api/sources`), the log and `npm run watch` show it, and a feed's bytes are not ours to show (a page that
+ * answers in place of the feed may carry markup, a script or a token). So neither the parser's excerpt of the
+ * line nor a name or value taken from the document ever reaches the message: "not well-formed XML at line 3,
+ * column 7 (an element is not closed)", "not a feed: no <rss>, <rdf:RDF> or <feed> root element".
+ */
+export class FeedParseError extends Error {
+  override name = 'FeedParseError';
+}
+
+/**
+ * The parser's reasons that name nothing of the document, by the start of its message, in our words (the others,
+ * and any a later version adds, leave only the place).
+ */
+const XML_REASONS: readonly [string, string][] = [
+  ['Missing end tag', 'an element is not closed'],
+  ['Unclosed start tag', 'a start tag is not closed'],
+  ['Unclosed end tag', 'an end tag is not closed'],
+  ['Duplicate attribute', 'an attribute is repeated'],
+  ['Unescaped `<`', 'a "<" inside an attribute value'],
+  ['Unclosed attribute', 'an attribute value is not closed'],
+  ['Attribute value expected', 'an attribute has no value'],
+  ['Unclosed comment', 'a comment is not closed'],
+  ['Unclosed CDATA', 'a CDATA section is not closed'],
+  ['Unterminated reference', 'an "&" that starts no entity'],
+  ['Invalid character reference', 'an invalid character reference'],
+  ['Character reference resolves', 'an invalid character reference'],
+  ['Invalid character', 'a character XML does not allow'],
+  ['Extra content at the end', 'more content after the root element'],
+  ['Root element is missing', 'no root element'],
+  ['Expected a name', 'a name is missing'],
+];
+
+/** Line and column (1-based) of `index` in `text`. */
+function placeOf(text: string, index: number): { line: number; column: number } {
+  const before = text.slice(0, index);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: index - lineStart + 1 };
+}
+
+const placed = ({ line, column }: { line: number; column: number }) => `at line ${line}, column ${column}`;
+
+const looksLikeHtml = (document: string) => /^(<!doctype\s+html|<html[\s>])/i.test(document);
+
+/** The document parsed as XML, or a FeedParseError that says where and (in our words) why it is not well-formed. */
+function parseFeedXml(document: string, offset: number, whole: string): XmlDocument {
+  try {
+    return parseXml(document, { resolveUndefinedEntity: (reference) => decodeHTML(reference) });
+  } catch (error) {
+    if (looksLikeHtml(document)) throw new FeedParseError('not a feed: an HTML page');
+    if (!(error instanceof XmlError)) throw new FeedParseError('not well-formed XML');
+    const reason = XML_REASONS.find(([start]) => error.message.startsWith(start))?.[1];
+    const place = placed(placeOf(whole, offset + error.pos));
+    throw new FeedParseError(`not well-formed XML ${place}${reason === undefined ? '' : ` (${reason})`}`);
+  }
+}
+
+/** The document parsed as JSON, or a FeedParseError that says where, when the engine's message says. */
+function parseFeedJson(document: string, offset: number, whole: string): unknown {
+  try {
+    return JSON.parse(document);
+  } catch (error) {
+    // The engine's message quotes the document; only the position is taken from it, as a number.
+    const position = /at position (\d+)/.exec((error as Error).message)?.[1];
+    throw new FeedParseError(
+      position === undefined ? 'not valid JSON' : `not valid JSON ${placed(placeOf(whole, offset + Number(position)))}`,
+    );
+  }
+}
 
 /** One post of a watched feed, whatever the feed's format. */
 export interface FeedItem {
@@ -112,7 +183,7 @@ function atomEntry(entry: XmlElement): RawItem {
 
 function xmlItems(document: XmlDocument): RawItem[] {
   const root = document.root;
-  if (root === null) throw new Error('the document has no root element');
+  if (root === null) throw new FeedParseError('not a feed: the document has no root element');
   switch (localName(root)) {
     case 'rss':
       return childrenNamed(root, 'channel').flatMap((channel) => childrenNamed(channel, 'item').map(rssItem));
@@ -121,7 +192,11 @@ function xmlItems(document: XmlDocument): RawItem[] {
     case 'feed':
       return childrenNamed(root, 'entry').map(atomEntry);
     default:
-      throw new Error(`the root element <${root.name}> is not an RSS, RDF or Atom feed`);
+      throw new FeedParseError(
+        localName(root).toLowerCase() === 'html'
+          ? 'not a feed: an HTML page'
+          : 'not a feed: no <rss>, <rdf:RDF> or <feed> root element',
+      );
   }
 }
 
@@ -129,11 +204,15 @@ const stringOrNull = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 
 /** JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1). */
-function jsonFeedItems(document: string): RawItem[] {
-  const feed = JSON.parse(document) as { version?: unknown; items?: unknown };
+function jsonFeedItems(document: string, offset: number, whole: string): RawItem[] {
+  const feed = parseFeedJson(document, offset, whole) as { version?: unknown; items?: unknown };
   if (typeof feed !== 'object' || feed === null || !String(feed.version).startsWith('https://jsonfeed.org/version/'))
-    throw new Error('a JSON document that is not a JSON Feed (no https://jsonfeed.org/version/ "version")');
-  if (!Array.isArray(feed.items)) throw new Error('a JSON Feed without an "items" list');
+    throw new FeedParseError(
+      'not a feed: a JSON document that is not a JSON Feed (no https://jsonfeed.org/version/ "version")',
+    );
+  if (!Array.isArray(feed.items)) throw new FeedParseError('not a feed: a JSON Feed without an "items" list');
+  if (!feed.items.every((item) => typeof item === 'object' && item !== null && !Array.isArray(item)))
+    throw new FeedParseError('not a feed: a JSON Feed whose "items" are not all objects');
   return feed.items.map((item: Record<string, unknown>) => ({
     link: stringOrNull(item['url']),
     id: stringOrNull(item['id']),
@@ -147,14 +226,16 @@ function jsonFeedItems(document: string): RawItem[] {
 }
 
 /**
- * The posts of an RSS, Atom, RDF or JSON Feed document; throws on a malformed one. Named HTML entities that an
- * XML feed uses without declaring them (`&nbsp;`, `&rsquo;`, common in feeds written by hand) are read as HTML.
+ * The posts of an RSS, Atom, RDF or JSON Feed document; throws a FeedParseError on a malformed one. Named HTML
+ * entities that an XML feed uses without declaring them (`&nbsp;`, `&rsquo;`, common in feeds written by hand) are
+ * read as HTML.
  */
 export function feedItems(document: string): FeedItem[] {
   const trimmed = document.trimStart();
+  const offset = document.length - trimmed.length;
   const raw = trimmed.startsWith('{')
-    ? jsonFeedItems(trimmed)
-    : xmlItems(parseXml(trimmed, { resolveUndefinedEntity: (reference) => decodeHTML(reference) }));
+    ? jsonFeedItems(trimmed, offset, document)
+    : xmlItems(parseFeedXml(trimmed, offset, document));
   return raw.map(toFeedItem).filter((item): item is FeedItem => item !== null);
 }
 

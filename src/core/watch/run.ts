@@ -3,7 +3,7 @@ import { timeProblems } from '../content/time-rules.ts';
 import type { Event } from '../schemas.ts';
 import type { SourceCheck } from '../sources.ts';
 import { type EventKind, PROVIDERS, type Provider } from '../vocabulary.ts';
-import { excerpt, type FeedItem, feedItems } from './feed-items.ts';
+import { excerpt, type FeedItem, FeedParseError, feedItems } from './feed-items.ts';
 import { backoffMs, type PollState, pollVerdict, validatorHeaders } from './poll-state.ts';
 import { isSampleSource, type Sources } from './sources.ts';
 
@@ -155,7 +155,8 @@ function readAnswer(source: WatchedSource, before: PollState, answer: FeedAnswer
     items = feedItems(answer.text);
   } catch (error) {
     // The validators of a document that cannot be read would make the next answer a 304 that looks fine.
-    const reason = `is not a readable feed (${(error as Error).message})`;
+    // A FeedParseError's words never quote the document (feed-items.ts); anything else is not shown at all.
+    const reason = `is not a readable feed (${error instanceof FeedParseError ? error.message : 'it could not be read'})`;
     return failedPoll(source, { ...asked, etag: null, lastModified: null }, reason, now);
   }
   const read = readItems(source, items, new Set(before.seen), input.classify, now);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { assetsBinding, fixtureFiles, memoryKv } from '../../../scripts/lib/built-files.ts';
+import { edgeApp } from '../../../scripts/lib/edge-app.ts';
 import { startFeedServer, rssFeed, type FeedServer } from '../../../tests/support/feed-server.ts';
 import { REAL_D1, stateDatabaseForFile } from '../../../tests/support/state-d1.ts';
 import { startPushReceiver, type PushReceiver } from '../../../tests/support/push-receiver.ts';
@@ -460,6 +461,35 @@ describe('the minute cron’s watcher', REAL_D1, () => {
     expect((await report(minute(0))).sources[0]).toMatchObject({ ok: true, error: null, itemsSeen: 1 });
     expect((await drafts()).map((draft) => draft.review_state)).toEqual(['sent']);
     expect(receiver.received.map((message) => message.path)).toEqual(['/api/webhooks/3/t']);
+  });
+
+  it('reports an answer that is no feed in words of its own: GET /api/sources and the log show none of its bytes', async () => {
+    const said = [
+      vi.spyOn(console, 'log').mockImplementation(() => undefined),
+      vi.spyOn(console, 'warn').mockImplementation(() => undefined),
+      vi.spyOn(console, 'error').mockImplementation(() => undefined),
+    ];
+    const SECRET = 'sk_live_51HdSECRETa1b2c3d4e5f6';
+    feeds.serve(
+      '/a.rss',
+      `<?xml version="1.0"?>\n<rss><channel>\n<script>alert('${SECRET}')</script><item><title>${SECRET}`,
+    );
+    await runScheduledWatch(env(), minute(0));
+    const app = edgeApp(fixtureFiles([RECORDED], START), { push: { DB: database.db } });
+    const response = (await app.request('/api/sources', undefined, minute(1)))!;
+    expect(response.status).toBe(200);
+    const body = await response.text();
+    expect((JSON.parse(body) as { sources: unknown[] }).sources).toEqual([
+      expect.objectContaining({
+        ok: false,
+        error: 'is not a readable feed (not well-formed XML at line 3, column 70 (an element is not closed))',
+      }),
+    ]);
+    const logged = said.flatMap((spy) => spy.mock.calls.flat().map(String)).join('\n');
+    for (const bytes of [SECRET, 'script', 'alert']) {
+      expect(body).not.toContain(bytes);
+      expect(logged).not.toContain(bytes);
+    }
   });
 
   it('forgets a feed no longer configured, and with only the samples writes no report', async () => {
