@@ -1,6 +1,6 @@
 import { validateWorkflow } from '@action-validator/core';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,6 +91,63 @@ describe('GitHub workflows', () => {
     );
     expect(deploying).toHaveLength(1);
     expect([deploying[0]!.needs].flat()).toContain(checks![0]);
+  });
+
+  it('a push to main that changes only event files deploys without the checks, still validating and building', () => {
+    const deploy = workflows['deploy.yml']!;
+    const jobs = deploy.jobs as Record<string, Job & { if?: string; outputs?: Record<string, string> }>;
+    const [checksName, checks] = Object.entries(jobs).find(([, job]) => job.uses === './.github/workflows/ci.yml')!;
+    expect(checks.if).toMatch(/data-only != 'true'/);
+    expect(checks.needs).toBe('changes');
+    expect(jobs['changes']?.steps?.some((step) => /\.ci\/data-only-push/.test(step.run ?? ''))).toBe(true);
+    const deploying = Object.values(jobs).find((job) =>
+      (job.steps ?? []).some((step) => /wrangler\.js deploy/.test(step.run ?? '')),
+    )!;
+    expect([deploying.needs].flat()).toEqual(['changes', checksName]);
+    // A skipped checks job skips its dependents unless their condition says otherwise; a failed one never deploys.
+    expect(deploying.if).toMatch(/!cancelled\(\)/);
+    expect(deploying.if).toMatch(/needs\.checks\.result == 'success'/);
+    expect(deploying.if).toMatch(/needs\.checks\.result == 'skipped' && needs\.changes\.outputs\.data-only == 'true'/);
+    const commands = (deploying.steps ?? []).map((step) => step.run ?? '');
+    const validate = commands.findIndex((command) => /npm run validate/.test(command));
+    expect(validate).toBeGreaterThanOrEqual(0);
+    expect(validate).toBeLessThan(commands.findIndex((command) => /npm run build/.test(command)));
+  });
+
+  it('.ci/data-only-push calls a push data-only only when every changed file is under content/events/', () => {
+    const repo = mkdtempSync(path.join(tmpdir(), 'departures-board-data-only-'));
+    const git = (...args: string[]) => {
+      const result = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+      expect(result.status, result.stderr).toBe(0);
+      return result.stdout.trim();
+    };
+    const commit = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+      writeFileSync(path.join(repo, file), text);
+      git('add', file);
+      git('-c', 'user.name=t', '-c', 'user.email=t@example.org', 'commit', '-qm', file);
+      return git('rev-parse', 'HEAD');
+    };
+    const script = path.resolve('.ci/data-only-push');
+    const verdict = (...args: string[]) =>
+      spawnSync('bash', [script, ...args], { cwd: repo, encoding: 'utf8' }).stdout.trim();
+    git('init', '-q');
+    const base = commit('src/app.ts', 'code');
+    const event = commit('content/events/provider_a/1.json', '{}');
+    const secondEvent = commit('content/events/provider_b/2.json', '{}');
+    expect(verdict(base, secondEvent)).toBe('data-only=true');
+    expect(verdict(event, secondEvent, 'false')).toBe('data-only=true');
+    const code = commit('src/app.ts', 'code, changed');
+    expect(verdict(event, code)).toBe('data-only=false');
+    const watch = commit('content/watch/sources.json', '{}');
+    expect(verdict(code, watch)).toBe('data-only=false');
+    // A new branch, a force push, a before this clone lacks or that is not an ancestor, nothing changed.
+    expect(verdict('0'.repeat(40), secondEvent)).toBe('data-only=false');
+    expect(verdict('', secondEvent)).toBe('data-only=false');
+    expect(verdict(base, secondEvent, 'true')).toBe('data-only=false');
+    expect(verdict('f'.repeat(40), secondEvent)).toBe('data-only=false');
+    expect(verdict(secondEvent, event)).toBe('data-only=false');
+    expect(verdict(event, event)).toBe('data-only=false');
   });
 
   it('main deploys with wrangler, with the secrets the README names', () => {
