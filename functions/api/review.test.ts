@@ -1,9 +1,10 @@
 import { createHash, createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fixtureFiles } from '../../scripts/lib/built-files.ts';
 import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import type { Event } from '../../src/core/schemas.ts';
 import type { EdgeBindings } from '../../src/server/context.ts';
+import { forgetLoadedData } from '../../src/server/data-source.ts';
 import { withCommonHeaders } from '../../src/server/http/cors.ts';
 import { storedDraftKeys } from '../../src/server/watch/store.ts';
 import { REAL_D1, stateDatabaseForFile } from '../../tests/support/state-d1.ts';
@@ -37,6 +38,8 @@ const DRAFT: Event = {
 };
 
 const state = stateDatabaseForFile();
+// Each test's built files are read afresh (the edge keeps a data file per isolate).
+beforeEach(() => forgetLoadedData());
 const files = fixtureFiles([], NOW);
 
 const tokenFor = (id: string, expirySeconds: number, key = KEY) =>
@@ -46,8 +49,8 @@ const TOKEN = tokenFor(ID, nowSeconds + DAY_SECONDS);
 const EXPIRED = tokenFor(ID, nowSeconds - 60);
 
 /** The bindings of a configured deployment, less the ones named. */
-function env(without: readonly ('DB' | 'REVIEW_SIGNING_KEY')[] = []): EdgeBindings {
-  const bindings: EdgeBindings = { ...edgeApp(files).env, DB: state.db, REVIEW_SIGNING_KEY: KEY };
+function env(without: readonly ('DB' | 'REVIEW_SIGNING_KEY')[] = [], built = files): EdgeBindings {
+  const bindings: EdgeBindings = { ...edgeApp(built).env, DB: state.db, REVIEW_SIGNING_KEY: KEY };
   for (const name of without) delete bindings[name];
   return bindings;
 }
@@ -362,6 +365,24 @@ describe('POST /review/<draft id>', REAL_D1, () => {
     const html = await refused.text();
     expect(html).toContain('Once in git, corrections go through a pull request.');
     expect(await journalRow()).toMatchObject({ state: 'live', git_state: 'committed' });
+  });
+
+  it('does not publish a reset older than the provider’s latest on the board: that is a pull request’s', async () => {
+    await storeDraft();
+    const later = { ...DRAFT, id: '1900000000000000200', announcedAt: '2026-06-15T11:59:00.000Z', verified: true };
+    const built = env(
+      [],
+      fixtureFiles([{ ...later, sourceUrl: `https://social.example/@provider_a/${later.id}` }], NOW),
+    );
+    const before = await snapshot();
+    const refused = await post(confirmForm(), {}, built);
+    expect(refused.status).toBe(409);
+    const html = await refused.text();
+    expect(html).toContain('<h1>This reset cannot be published from here</h1>');
+    expect(html).toContain('Propose it through the review message’s link to the repository’s editor');
+    expect(await snapshot()).toBe(before);
+    // As a boost it reorders nothing, and is published.
+    expect((await post(confirmForm({ kind: 'boost' }), {}, built)).status).toBe(303);
   });
 
   it('withdraws nothing of a draft not confirmed', async () => {

@@ -869,7 +869,7 @@ export const ROUTES = [
     pageErrors: {
       ...REVIEW_REFUSALS,
       400: 'the edited event is not valid (the page again, the form kept, each field’s issue), or an unknown action',
-      409: 'withdraw: the event is not live in the journal any more, or its file is in git (corrections go through a pull request)',
+      409: 'confirm: a reset that took effect before the provider’s latest one (a pull request’s, where the build recounts the history); withdraw: the event is not live in the journal any more, or its file is in git (corrections go through a pull request)',
       413: `the body is over ${REVIEW_FORM_MAX_BYTES} bytes`,
       415: 'the body is not `application/x-www-form-urlencoded`',
     },

@@ -16,6 +16,7 @@ import type { Locale } from '../../core/vocabulary.ts';
 import { isFormBody } from '../http/request.ts';
 import { CONTENT_SECURITY_POLICY } from '../http/security-headers.ts';
 import { confirmDraft, type DecisionBindings, rejectDraft } from '../journal/decide.ts';
+import { journalMisfit } from '../journal/fit.ts';
 import { type JournalEntry, readJournalEntry, withdrawLive } from '../journal/store.ts';
 
 /**
@@ -95,7 +96,8 @@ const withdrawable = (entry: JournalEntry | null): boolean =>
   entry !== null && entry.state === 'live' && entry.gitState === 'pending';
 
 interface ReviewRequest {
-  env: ReviewBindings;
+  /** The built files too: a confirm is judged against the serving build's summaries (journal/fit.ts). */
+  env: ReviewBindings & { ASSETS: Pick<Fetcher, 'fetch'> };
   request: Request;
   now: Date;
   draftId: string;
@@ -198,8 +200,11 @@ export async function answerReviewPost(review: ReviewRequest): Promise<Response>
     const checked = await checkDraft(review, token, locale);
     if (!checked.ok) return checked.response;
     const { draft, verdict, db } = checked;
-    const refuse = (refusal: 'expired' | 'used' | 'badAction' | 'notWithdrawable', status: number, extra = {}) =>
-      page({ kind: 'refused', refusal, draftId, token, ...extra }, locale, status);
+    const refuse = (
+      refusal: 'expired' | 'used' | 'badAction' | 'notWithdrawable' | 'olderThanLatest',
+      status: number,
+      extra = {},
+    ) => page({ kind: 'refused', refusal, draftId, token, ...extra }, locale, status);
     const decider: DecisionBindings =
       env.DELIVERY_QUEUE === undefined ? { DB: db } : { DB: db, DELIVERY_QUEUE: env.DELIVERY_QUEUE };
     const action = form.get('action');
@@ -256,6 +261,8 @@ export async function answerReviewPost(review: ReviewRequest): Promise<Response>
         locale,
         400,
       );
+    // A reset older than the provider's latest would reorder the history the build summed up: a pull request's.
+    if ((await journalMisfit(env, edited.event)) !== null) return refuse('olderThanLatest', 409);
     return (await confirmDraft(decider, draftId, edited.event, now)) === 'recorded' ? seeOutcome() : usedBefore();
   });
 }

@@ -85,6 +85,10 @@ export const reviewPage = {
       title: 'Refused: no such action',
       body: 'The form asked for something the page does not do. Open the review link and use its buttons.',
     },
+    olderThanLatest: {
+      title: 'This reset cannot be published from here',
+      body: 'It took effect before the provider’s latest reset on the board, so publishing it now would reorder the history. Nothing was changed. Propose it through the review message’s link to the repository’s editor: the build recounts the whole history.',
+    },
     notWithdrawable: {
       title: 'This event cannot be withdrawn now',
       body: 'Only an event confirmed on this page and not yet in git can be withdrawn. Once in git, corrections go through a pull request.',
