@@ -147,6 +147,9 @@ function checkWebhook(name: string, value: string | undefined, purpose: string):
   return [];
 }
 
+/** The shortest review signing key taken: 32 characters, as `openssl rand -base64 32` makes 44. */
+const REVIEW_SIGNING_KEY_MIN = 32;
+
 /**
  * Each worker setting present or absent and what that turns on or leaves off. An absent optional one is a note (the
  * service runs without it); a half-set VAPID trio, a malformed key or a webhook that is not one is a problem.
@@ -193,6 +196,17 @@ export function checkSettings(input: SettingsInput): DoctorFindings {
       : `REVIEW_WEBHOOK_URL: ${where(review)}: each new draft is sent to the review channel`,
   );
   findings.problems.push(...checkWebhook('REVIEW_WEBHOOK_URL', env.REVIEW_WEBHOOK_URL, 'review messages'));
+  // The review page's links (docs/watch.md, "The review page"): optional; a short key is one a guess could find.
+  const signing = sourceOf('REVIEW_SIGNING_KEY', input);
+  findings.notes.push(
+    signing === 'absent'
+      ? 'REVIEW_SIGNING_KEY: absent: review messages carry no confirm link (the web-editor link alone), and /review/<id> answers 404 (docs/watch.md)'
+      : `REVIEW_SIGNING_KEY: ${where(signing)}: review messages carry the confirm link to the review page (docs/watch.md)`,
+  );
+  if (env.REVIEW_SIGNING_KEY !== undefined && env.REVIEW_SIGNING_KEY.length < REVIEW_SIGNING_KEY_MIN)
+    findings.problems.push(
+      `REVIEW_SIGNING_KEY is shorter than ${REVIEW_SIGNING_KEY_MIN} characters: make a random one (\`openssl rand -base64 32\`) and set it with \`npx wrangler secret put REVIEW_SIGNING_KEY\``,
+    );
   const ops = sourceOf('OPS_WEBHOOK_URL', input);
   findings.notes.push(
     ops === 'absent'

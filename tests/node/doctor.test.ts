@@ -96,6 +96,7 @@ describe('npm run doctor', () => {
       'ok: SITE_URL: https://board.example.org',
       'ok: VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT: absent: browser push is off (503 push_unavailable); Discord, Slack and WebSub work without them',
       'ok: REVIEW_WEBHOOK_URL: absent: new drafts are kept in D1 and no reviewer is told (docs/watch.md)',
+      'ok: REVIEW_SIGNING_KEY: absent: review messages carry no confirm link (the web-editor link alone), and /review/<id> answers 404 (docs/watch.md)',
       'ok: OPS_WEBHOOK_URL: absent: no alert is sent when a part turns failing; /api/health still says it (docs/health.md)',
       'ok: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET: absent: no Telegram bot (POST /telegram answers 401)',
       'ok: GITHUB_TOKEN: absent: confirmed events are not committed to git, and review messages keep the web-editor link alone (docs/deploy.md)',
@@ -117,7 +118,7 @@ describe('npm run doctor', () => {
         .map(([name, value]) => `${name}=${value}`)
         .join(
           '\n',
-        )}\nREVIEW_WEBHOOK_URL="${DISCORD}"\nSITE_URL=https://board.example.org\nTELEGRAM_BOT_TOKEN=123:bot-token\nTELEGRAM_WEBHOOK_SECRET=hook-secret\nGITHUB_TOKEN=github_pat_doctor\n`,
+        )}\nREVIEW_WEBHOOK_URL="${DISCORD}"\nSITE_URL=https://board.example.org\nTELEGRAM_BOT_TOKEN=123:bot-token\nTELEGRAM_WEBHOOK_SECRET=hook-secret\nGITHUB_TOKEN=github_pat_doctor\nREVIEW_SIGNING_KEY=${'k'.repeat(44)}\n`,
     );
     const good = doctor(['--config', filledConfig, '--persist-to', migratedState, '--env-file', envFile], bareEnv());
     expect(good.code).toBe(0);
@@ -127,12 +128,15 @@ describe('npm run doctor', () => {
       'ok: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET: set: the Telegram bot answers and delivers',
     );
     expect(good.lines).toContain('ok: GITHUB_TOKEN: set: confirmed events are committed to git');
+    expect(good.lines).toContain(
+      'ok: REVIEW_SIGNING_KEY: set: review messages carry the confirm link to the review page (docs/watch.md)',
+    );
     expect(good.lines.join('\n')).not.toContain('github_pat_doctor');
 
     const badFile = path.join(folder, 'bad.dev.vars');
     await writeFile(
       badFile,
-      `VAPID_PUBLIC_KEY=${keys.VAPID_PUBLIC_KEY}\nREVIEW_WEBHOOK_URL=http://discord.com/api/webhooks/1/review-token\nOPS_WEBHOOK_URL=https://ops.example.org/hook\nSITE_URL=http://localhost:4321\nALLOW_LOOPBACK_RECEIVERS=true\nTELEGRAM_BOT_TOKEN=123:bot-token\nGITHUB_API_URL=http://127.0.0.1:9\n`,
+      `VAPID_PUBLIC_KEY=${keys.VAPID_PUBLIC_KEY}\nREVIEW_WEBHOOK_URL=http://discord.com/api/webhooks/1/review-token\nOPS_WEBHOOK_URL=https://ops.example.org/hook\nSITE_URL=http://localhost:4321\nALLOW_LOOPBACK_RECEIVERS=true\nTELEGRAM_BOT_TOKEN=123:bot-token\nGITHUB_API_URL=http://127.0.0.1:9\nREVIEW_SIGNING_KEY=short-signing-key\n`,
     );
     const bad = doctor(['--config', filledConfig, '--persist-to', migratedState, '--env-file', badFile], bareEnv());
     expect(bad.code).toBe(1);
@@ -140,14 +144,23 @@ describe('npm run doctor', () => {
       'problem: SITE_URL points at this machine (localhost:4321): set it to the public https address, e.g. SITE_URL=https://board.example.org (in GitHub: the repository variable SITE_URL)',
       'problem: VAPID_PRIVATE_KEY, VAPID_SUBJECT absent while VAPID_PUBLIC_KEY set: push needs all three and stays off; put the missing ones with `npx wrangler secret put <NAME>` (docs/deploy.md, "Secrets")',
       'problem: REVIEW_WEBHOOK_URL is not a Discord (https://discord.com/api/webhooks/<id>/<token>) or Slack (https://hooks.slack.com/services/…) webhook, so review messages cannot be sent: set it again with `npx wrangler secret put REVIEW_WEBHOOK_URL`',
+      'problem: REVIEW_SIGNING_KEY is shorter than 32 characters: make a random one (`openssl rand -base64 32`) and set it with `npx wrangler secret put REVIEW_SIGNING_KEY`',
       'problem: OPS_WEBHOOK_URL is not a Discord (https://discord.com/api/webhooks/<id>/<token>) or Slack (https://hooks.slack.com/services/…) webhook, so alerts cannot be sent: set it again with `npx wrangler secret put OPS_WEBHOOK_URL`',
       "problem: TELEGRAM_WEBHOOK_SECRET is missing while its pair is set: set both (the bot's token from BotFather, and the secret given to setWebhook), or neither",
       'problem: GITHUB_API_URL is not an https address: leave it out (https://api.github.com is the default); a loopback API is for tests only',
       'problem: ALLOW_LOOPBACK_RECEIVERS (or PUSH_ALLOW_LOOPBACK_RECEIVER) is set: a test switch that lets every outbound address be this machine; remove it from the deployment',
-      'doctor: 7 problems; fix them and run npm run doctor again (docs/deploy.md)',
+      'doctor: 8 problems; fix them and run npm run doctor again (docs/deploy.md)',
     ]);
     const printed = [...good.lines, ...bad.lines].join('\n');
-    for (const secret of [keys.VAPID_PUBLIC_KEY, keys.VAPID_PRIVATE_KEY, 'review-token', 'bot-token', 'hook-secret'])
+    for (const secret of [
+      keys.VAPID_PUBLIC_KEY,
+      keys.VAPID_PRIVATE_KEY,
+      'review-token',
+      'bot-token',
+      'hook-secret',
+      'short-signing-key',
+      'k'.repeat(44),
+    ])
       expect(printed).not.toContain(secret);
   });
 
