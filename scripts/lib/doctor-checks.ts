@@ -201,7 +201,9 @@ export function checkSettings(input: SettingsInput): DoctorFindings {
   findings.notes.push(
     signing === 'absent'
       ? 'REVIEW_SIGNING_KEY: absent: review messages carry no confirm link (the web-editor link alone), and /review/<id> answers 404 (docs/watch.md)'
-      : `REVIEW_SIGNING_KEY: ${where(signing)}: review messages carry the confirm link to the review page (docs/watch.md)`,
+      : sourceOf('GITHUB_TOKEN', input) === 'absent'
+        ? `REVIEW_SIGNING_KEY: ${where(signing)}: the review page answers, but review messages carry its confirm link only once GITHUB_TOKEN is set too (docs/watch.md)`
+        : `REVIEW_SIGNING_KEY: ${where(signing)}: review messages carry the confirm link to the review page (docs/watch.md)`,
   );
   if (env.REVIEW_SIGNING_KEY !== undefined && env.REVIEW_SIGNING_KEY.length < REVIEW_SIGNING_KEY_MIN)
     findings.problems.push(

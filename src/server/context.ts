@@ -34,7 +34,7 @@ export interface EdgeContext {
 /** The part of the worker's `env` the edge handlers use. */
 export type EdgeBindings = Pick<Env, 'ASSETS' | 'MCP_RATE_LIMITER' | 'SOURCE_HEALTH'> &
   DeliveryBindings &
-  Pick<ReviewBindings, 'REVIEW_SIGNING_KEY'>;
+  Pick<ReviewBindings, 'REVIEW_SIGNING_KEY' | 'GITHUB_TOKEN' | 'GITHUB_API_URL'>;
 
 export function createContext(request: Request, env: EdgeBindings, now = new Date()): EdgeContext {
   const url = new URL(request.url);

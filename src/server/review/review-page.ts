@@ -17,6 +17,7 @@ import { isFormBody } from '../http/request.ts';
 import { CONTENT_SECURITY_POLICY } from '../http/security-headers.ts';
 import { confirmDraft, type DecisionBindings, rejectDraft } from '../journal/decide.ts';
 import { journalMisfit } from '../journal/fit.ts';
+import { commitConfirmed, type GitCommitBindings } from '../journal/git-commit.ts';
 import { type JournalEntry, readJournalEntry, withdrawLive } from '../journal/store.ts';
 
 /**
@@ -26,7 +27,7 @@ import { type JournalEntry, readJournalEntry, withdrawLive } from '../journal/st
  * Every refusal is a page that says which and what to do.
  */
 
-export interface ReviewBindings extends Partial<DecisionBindings> {
+export interface ReviewBindings extends Partial<DecisionBindings>, Omit<GitCommitBindings, 'DB'> {
   /** The secret the review links' tokens are signed with; without it there are no review links. */
   REVIEW_SIGNING_KEY?: string;
 }
@@ -263,6 +264,10 @@ export async function answerReviewPost(review: ReviewRequest): Promise<Response>
       );
     // A reset older than the provider's latest would reorder the history the build summed up: a pull request's.
     if ((await journalMisfit(env, edited.event)) !== null) return refuse('olderThanLatest', 409);
-    return (await confirmDraft(decider, draftId, edited.event, now)) === 'recorded' ? seeOutcome() : usedBefore();
+    if ((await confirmDraft(decider, draftId, edited.event, now)) !== 'recorded') return usedBefore();
+    // The file's first try for git, now (the edge app has no waitUntil): it never throws, and what does not land
+    // is the minute cron's. Nothing is tried without GITHUB_TOKEN.
+    await commitConfirmed({ ...env, DB: db }, draftId, now);
+    return seeOutcome();
   });
 }

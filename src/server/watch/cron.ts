@@ -13,6 +13,7 @@ import {
 import { draftKey, hasWatchConfigFrame, WATCH_CONFIG_PATH, type WatchConfig } from '../../core/watch/watch-config.ts';
 import { BASE_URL } from '../base-url.ts';
 import { DataSourceUnavailable, loadRecordShard, readDataFileNow } from '../data-source.ts';
+import { confirmLinkConfigured } from '../journal/git-commit.ts';
 import { allowsLoopbackReceivers, type LoopbackSwitch } from '../loopback.ts';
 import { DEFAULT_FETCH_LIMITS, fetchFeed } from './fetch-feed.ts';
 import { reviewChannel, sendWaitingReviews } from './review.ts';
@@ -35,8 +36,12 @@ export interface WatchBindings extends LoopbackSwitch {
   DB?: D1Database;
   /** The review channel: a Discord or Slack webhook (a secret). */
   REVIEW_WEBHOOK_URL?: string;
-  /** The review links' signing key (a secret): with it, each review message carries the review page's link. */
+  /**
+   * The review links' signing key (a secret): with it and `GITHUB_TOKEN` (which commits what is confirmed), each
+   * review message carries the review page's link (decisions.md, "Confirmed within a minute").
+   */
   REVIEW_SIGNING_KEY?: string;
+  GITHUB_TOKEN?: string;
 }
 
 /** What the deployment lacks, said when it changes or a draft waits for it: a line every minute says nothing new. */
@@ -102,7 +107,7 @@ export async function runScheduledWatch(
     const justStored = new Set(inserted);
     const signingKey = env.REVIEW_SIGNING_KEY;
     const channel =
-      signingKey === undefined || signingKey === ''
+      signingKey === undefined || !confirmLinkConfigured(env)
         ? review.channel
         : { ...review.channel, confirmLinks: { signingKey, baseUrl: BASE_URL } };
     const reviews = await sendWaitingReviews(db, channel, now, async (drafts) => {
