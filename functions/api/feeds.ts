@@ -1,40 +1,16 @@
 import type { OneProviderQuery } from '../../src/core/api/query.ts';
 import { providerFeedPath } from '../../src/core/built-paths.ts';
-import { recentEvents } from '../../src/core/dataset.ts';
-import { journalBuiltAt } from '../../src/core/journal/built-outputs.ts';
-import type { Provider } from '../../src/core/vocabulary.ts';
-import { FEED_FORMATS, FEED_ITEM_LIMIT, type FeedFormat, feedLinkHeader } from '../../src/core/render/feed-formats.ts';
+import { FEED_FORMATS, type FeedFormat, feedLinkHeader } from '../../src/core/render/feed-formats.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { textResponse, withHeaders } from '../../src/server/http/responses.ts';
+import { journalFeed } from '../../src/server/journal/feeds.ts';
 import type { EdgeHandlers } from '../route-handler.ts';
-
-/**
- * The feed of a selection with the journal's events (decisions.md, "Confirmed within a minute"), or null when the
- * journal holds none of the selection and the built file stands. Written as the build writes the file: the same
- * renderer, the selection's newest items from the data set with the journal folded in (each provider's 500 newest
- * cover a feed's 100), and the time a build holding them would carry (`journalBuiltAt`, docs/watch.md). The
- * renderer and its library are loaded only then: an isolate that serves built feeds never evaluates them.
- */
-export async function journalFeed(
-  context: Pick<EdgeContext, 'dataset' | 'journalEntries'>,
-  format: FeedFormat,
-  provider: Provider | undefined,
-): Promise<string | null> {
-  const journal = await context.journalEntries();
-  if (journal.length === 0) return null;
-  const dataset = await context.dataset();
-  const builtAt = journalBuiltAt(dataset.builtAt, journal, provider);
-  if (builtAt === null) return null;
-  const { FEED_RENDERERS } = await import('../../src/core/render/feeds.ts');
-  const events = recentEvents(dataset, provider ?? 'all', FEED_ITEM_LIMIT);
-  return FEED_RENDERERS[format]({ events, provider, baseUrl: BASE_URL, builtAt });
-}
 
 /**
  * GET /feed.xml (spec 4.4), /feed.atom and /feed.json: every selection is a built file; the edge picks it, and
  * names the feed's WebSub hub and canonical address in `Link` (decisions.md, "WebSub"), as the document does. A
- * selection with a journal event is written here instead (`journalFeed`); its validator is then its bytes'.
+ * selection with a journal event is written here instead (`journalFeed`, src/server/journal/feeds.ts); its validator is then its bytes'.
  */
 const feedIn =
   (format: FeedFormat) =>

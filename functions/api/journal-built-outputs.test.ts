@@ -11,6 +11,7 @@ import { TimelineResponseSchema, type Event } from '../../src/core/schemas.ts';
 import { daysBefore, makeEvent, NOW } from '../../src/core/test-events.ts';
 import { createContext } from '../../src/server/context.ts';
 import { forgetLoadedData } from '../../src/server/data-source.ts';
+import { webSubChannel } from '../../src/server/delivery/channels/websub/index.ts';
 import { confirmDraft } from '../../src/server/journal/decide.ts';
 import { withdrawLive } from '../../src/server/journal/store.ts';
 import { REAL_D1, stateDatabaseForFile } from '../../tests/support/state-d1.ts';
@@ -162,6 +163,26 @@ describe('the journal in the built outputs', REAL_D1, () => {
       const again = (await app.request(path, { headers: { 'If-None-Match': etag! } }, NOW))!;
       expect(again.status, path).toBe(304);
     }
+  });
+
+  it('distributes through WebSub the feed its GET answers, the confirmed event in it', async () => {
+    await confirm(CONFIRMED);
+    const app = appOf(HISTORY, BUILT_AT);
+    const topic = `${ORIGIN}/feed.xml?provider=provider_a`;
+    const bodies: string[] = [];
+    const fetcher = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      bodies.push(await new Response(init?.body).text());
+      return new Response(null, { status: 204 });
+    }) as typeof fetch;
+    const send = await webSubChannel.sender(
+      { event: CONFIRMED, transition: 'announced', id: `${CONFIRMED.id}/announced` },
+      { env: app.env, baseUrl: ORIGIN, rules: { allowLoopbackReceiver: true }, now: NOW, fetcher },
+    );
+    const subscriber = { id: 1, address: 'http://127.0.0.1:9/callback', locale: null };
+    expect(await send({ ...subscriber, data: JSON.stringify({ topic, secret: null }) })).toEqual({ kind: 'sent' });
+    const served = await (await app.request('/feed.xml?provider=provider_a', undefined, NOW))!.text();
+    expect(bodies).toEqual([served]);
+    expect(await readerSees('/feed.xml', served)).toBe(true);
   });
 
   it('writes the default timeline as the built files are, byte for byte, when the journal is empty', async () => {

@@ -7,6 +7,7 @@ import { findTopic, type WebSubTopic } from '../../../../core/websub/topics.ts';
 import type { DeliveryBindings } from '../../bindings.ts';
 import type { DeliveryChannel } from '../../channel.ts';
 import { deleteSubscriber, saveSubscriber } from '../../subscribers.ts';
+import { type JournalData, journalData, journalFeed } from '../../../journal/feeds.ts';
 import { subscriberCap } from '../../caps.ts';
 import { confirmsIntent, distribute, type FeedDocument } from './callback.ts';
 
@@ -31,17 +32,24 @@ export type WebSubVerifyRequest = z.infer<typeof WebSubVerifyRequest>;
 /** What makes a WebSub subscriber one: its topic and callback. */
 export const webSubKey = (topic: string, callback: string) => `${topic} ${callback}`;
 
-/** The built file of a topic, as the feed's route serves it (functions/api/feeds.ts); throws when unreadable. */
-async function feedDocument(env: DeliveryBindings, topic: WebSubTopic, baseUrl: string): Promise<FeedDocument> {
+/**
+ * A topic's feed as the feed's route serves it (functions/api/feeds.ts): the built file, or the feed with the
+ * journal's events while it holds one of the topic (`journalFeed`); throws when unreadable.
+ */
+async function feedDocument(
+  env: DeliveryBindings,
+  topic: WebSubTopic,
+  baseUrl: string,
+  journal: JournalData,
+): Promise<FeedDocument> {
   const { path, contentType } = FEED_FORMATS[topic.format];
+  const link = feedLinkHeader(baseUrl, topic.format, topic.provider);
+  const written = await journalFeed(journal, topic.format, topic.provider);
+  if (written !== null) return { body: new TextEncoder().encode(written).buffer, contentType, link };
   const file = topic.provider === undefined ? path : providerFeedPath(topic.format, topic.provider);
   const response = await env.ASSETS.fetch(new Request(new URL(file, baseUrl)));
   if (response.status !== 200) throw new Error(`the built feed ${file} answered ${response.status}`);
-  return {
-    body: await response.arrayBuffer(),
-    contentType,
-    link: feedLinkHeader(baseUrl, topic.format, topic.provider),
-  };
+  return { body: await response.arrayBuffer(), contentType, link };
 }
 
 export const webSubChannel: DeliveryChannel = {
@@ -50,8 +58,9 @@ export const webSubChannel: DeliveryChannel = {
   accepts: (address, rules) => outboundAddress(address, rules).ok,
   async sender({ id }, { env, baseUrl, rules, now, fetcher }) {
     const documents = new Map<string, Promise<FeedDocument>>();
+    const journal = journalData(env.ASSETS, env.DB, baseUrl);
     const documentOf = (topic: WebSubTopic) => {
-      if (!documents.has(topic.url)) documents.set(topic.url, feedDocument(env, topic, baseUrl));
+      if (!documents.has(topic.url)) documents.set(topic.url, feedDocument(env, topic, baseUrl, journal));
       return documents.get(topic.url)!;
     };
     return async (subscriber) => {
