@@ -19,13 +19,19 @@ if (!(await portIsFree(port, host))) {
 }
 
 await buildSite({ siteUrl: siteUrl(), stdio: 'inherit', ...(outDir ? { outDir } : {}) });
-// The review channel of the watcher (docs/watch.md), when the environment names one: through the secrets file.
-const reviewWebhook = process.env.REVIEW_WEBHOOK_URL;
+// The review channel of the watcher and the review page's signing key (docs/watch.md), when the environment names
+// them: through the secrets file.
+const secrets = Object.fromEntries(
+  (['REVIEW_WEBHOOK_URL', 'REVIEW_SIGNING_KEY'] as const).flatMap((name) => {
+    const value = process.env[name];
+    return value ? [[name, value]] : [];
+  }),
+);
 const server = await serveBuild({
   port,
   host,
   stdio: 'inherit',
-  ...(reviewWebhook ? { secrets: { REVIEW_WEBHOOK_URL: reviewWebhook } } : {}),
+  ...(Object.keys(secrets).length > 0 ? { secrets } : {}),
   ...(outDir ? { workerConfig: path.join(outDir, 'server/wrangler.json') } : {}),
 });
 
