@@ -33,26 +33,28 @@ export default {
     noticeBuildOnce(env, context);
     return response;
   },
-  // The minute cron, at its own clock: the watcher polls the sources (docs/watch.md), the confirmed events' files not
-  // yet in git are committed (docs/watch.md, "Confirm"), then the delivery wing
-  // dispatches what became due and queues again whatever is due and not held (docs/delivery.md); the run's outcome
-  // is recorded and the service's health judged, and the operator told of a part that failed or recovered
-  // (docs/health.md).
+  // The minute cron, at its own clock: the watcher polls the sources (docs/watch.md), the delivery wing dispatches
+  // what became due and queues again whatever is due and not held (docs/delivery.md), and beside it the confirmed
+  // events' files not yet in git are committed (docs/watch.md, "The journal"), so that a slow GitHub never holds a
+  // delivery back; the run's outcome is recorded and the service's health judged, and the operator told of a part
+  // that failed or recovered (docs/health.md).
   async scheduled(controller, env) {
     const bindings = withBuiltFiles(env);
     const now = new Date(controller.scheduledTime);
     await runRecordedSchedule(bindings, now, async () => {
       const failed: string[] = [];
       await runScheduledWatch(bindings, now, () => failed.push('watch'));
-      // The confirmed events' files that did not reach git yet (docs/watch.md, "Confirm").
-      await (await gitCommits()).runScheduledCommits(bindings, now).catch((error: unknown) => {
-        console.error(
-          `the journal's commits of ${now.toISOString()} failed; the next minute's run tries again:`,
-          error,
-        );
-        failed.push('commits');
-      });
+      const commits = gitCommits()
+        .then((module) => module.runScheduledCommits(bindings, now))
+        .catch((error: unknown) => {
+          console.error(
+            `the journal's commits of ${now.toISOString()} failed; the next minute's run tries again:`,
+            error,
+          );
+          failed.push('commits');
+        });
       failed.push(...(await (await deliveryWing()).runScheduledDelivery(bindings, now)));
+      await commits;
       return failed;
     });
   },

@@ -166,7 +166,7 @@ export interface CronRecord {
   lastRun: string;
   lastSuccess: string | null;
   failuresInRow: number;
-  /** The parts of the last run that failed (`watch`, `dispatch`, `recovery`, `record`), never an error text. */
+  /** The parts of the last run that failed (`watch`, `dispatch`, `recovery`, `commits`, `record`), never an error text. */
   failed: string[];
 }
 
