@@ -6,6 +6,8 @@ import type { DeliveryMessage } from '../src/server/delivery/messages.ts';
 import { journalEvents, journalStateKey } from '../src/server/journal/read.ts';
 import { cachedPage } from '../src/server/page-cache.ts';
 import { runRecordedSchedule } from '../src/server/health/scheduled.ts';
+// Not loaded lazily as the delivery wing is: health (GITHUB_TOKEN's part) and the watcher already import it.
+import { runScheduledCommits } from '../src/server/journal/git-commit.ts';
 import { runScheduledWatch } from '../src/server/watch/cron.ts';
 import { answerEdgeRoute } from './app.ts';
 
@@ -44,15 +46,13 @@ export default {
     await runRecordedSchedule(bindings, now, async () => {
       const failed: string[] = [];
       await runScheduledWatch(bindings, now, () => failed.push('watch'));
-      const commits = gitCommits()
-        .then((module) => module.runScheduledCommits(bindings, now))
-        .catch((error: unknown) => {
-          console.error(
-            `the journal's commits of ${now.toISOString()} failed; the next minute's run tries again:`,
-            error,
-          );
-          failed.push('commits');
-        });
+      const commits = runScheduledCommits(bindings, now).catch((error: unknown) => {
+        console.error(
+          `the journal's commits of ${now.toISOString()} failed; the next minute's run tries again:`,
+          error,
+        );
+        failed.push('commits');
+      });
       failed.push(...(await (await deliveryWing()).runScheduledDelivery(bindings, now)));
       await commits;
       return failed;
@@ -69,9 +69,6 @@ export default {
  * requests never evaluates it (docs/performance.md, "The cold start").
  */
 const deliveryWing = () => import('../src/server/delivery/worker-handlers.ts');
-
-/** The journal's commits to git, loaded by the first cron run of an isolate, as the delivery wing. */
-const gitCommits = () => import('../src/server/journal/git-commit.ts');
 
 /**
  * Astro's handler and its runtime, loaded by the first request for a page: a third of the worker's code, which
