@@ -18,7 +18,9 @@ const encoder = new TextEncoder();
  * GET /calendar.ics and /calendar/<provider>.ics: the build's announcements of the selection (up to 1,000, a
  * built file) inside a frame written now, with each estimate still ahead of now (announcement-calendar.ts).
  * The estimates come from the summaries the status reads (loaded once per isolate); the announcements' bytes are
- * copied, not parsed, so the request costs the few estimates' text and a copy, whatever the history.
+ * copied, not parsed, so the request costs the few estimates' text and a copy, whatever the history. While the
+ * journal holds an event of the selection, the announcements are written with it (`journalCalendar`): decoded,
+ * restamped and hashed once, which only then costs the 1,000 announcements' text.
  */
 async function announcementCalendar(context: EdgeContext, provider: Provider | undefined): Promise<Response> {
   const path = calendarEventsPath(provider);
