@@ -254,6 +254,17 @@ describe('POST /review/<draft id>', REAL_D1, () => {
     expect(await snapshot()).toBe(before);
   });
 
+  it('takes a field the form leaves out as the draft’s own', async () => {
+    await storeDraft({ ...DRAFT, effectiveAt: '2026-06-16T00:00:00.000Z' });
+    expect((await post({ t: TOKEN, action: 'confirm', scope: 'plan:team' })).status).toBe(303);
+    expect(JSON.parse((await journalRow())!.event)).toMatchObject({
+      kind: 'reset',
+      scope: 'plan:team',
+      effectiveAt: '2026-06-16T00:00:00.000Z',
+      verified: true,
+    });
+  });
+
   it('shows the field errors with the form kept (400) and changes nothing for an invalid edit', async () => {
     await storeDraft();
     const before = await snapshot();

@@ -3,6 +3,7 @@ import { REVIEW_ACTIONS, REVIEW_FORM_MAX_BYTES, type ReviewAction } from '../../
 import {
   chooseReviewLocale,
   editedEvent,
+  editsOf,
   REVIEW_PAGE_STYLE,
   type ReviewOutcome,
   type ReviewView,
@@ -243,10 +244,12 @@ export async function answerReviewPost(review: ReviewRequest): Promise<Response>
     if (action === 'reject')
       return (await rejectDraft(decider, draftId, now)) === 'recorded' ? seeOutcome() : usedBefore();
 
+    // A field the form leaves out is the draft's own; one it sends, even empty, is the reviewer's.
+    const drafted = editsOf(draft.event);
     const edits = {
-      kind: form.get('kind') ?? '',
-      scope: form.get('scope') ?? '',
-      effectiveAt: form.get('effectiveAt') ?? '',
+      kind: form.get('kind') ?? drafted.kind,
+      scope: form.get('scope') ?? drafted.scope,
+      effectiveAt: form.get('effectiveAt') ?? drafted.effectiveAt,
     };
     const edited = editedEvent(draft.event, edits);
     if (!edited.ok)
