@@ -72,6 +72,17 @@ describe('the page', () => {
     expect(other).not.toContain('href="javascript');
   });
 
+  it('writes Chinese with full-width brackets and colons around the field names', () => {
+    const clean = { ...DRAFT, sourceAccount: '@b', summary: 'Reset' };
+    const issues = [{ field: 'scope' as const, message: 'must be "global"' }];
+    const html = renderReviewPage({ kind: 'draft', event: clean, token: 't', expiresAt: EXPIRES, issues }, 'zh');
+    expect(html).toContain('公告类型（kind）');
+    expect(html).toContain('供应商 B（provider_b）');
+    expect(html).toContain('<li>范围（scope）：must be &quot;global&quot;</li>');
+    const text = html.replace(/<[^>]*>/g, ' ');
+    expect(text).not.toMatch(/\p{Script=Han} *[,:;()]|[,:;()] *\p{Script=Han}/u);
+  });
+
   it('says every refusal in both languages, with the cross-site origin as text', () => {
     const en = renderReviewPage({ kind: 'refused', refusal: 'crossSite', origin: 'https://e.example/"<x>' }, 'en');
     expect(en).toContain('The form came from another site (https://e.example/&quot;&lt;x&gt;)');

@@ -194,6 +194,10 @@ ${body}
 `;
 }
 
+/** A word and the name it stands for, in the locale's brackets: `Kind (kind)`, `公告类型（kind）`. */
+const labelled = (locale: Locale, label: string, name: string) =>
+  fillText(TRANSLATIONS[locale].reviewPage.labelled, { label, name });
+
 const paragraph = (text: string, className?: string) =>
   `<p${className === undefined ? '' : ` class="${className}"`}>${escapeHtml(text)}</p>`;
 
@@ -206,7 +210,7 @@ function originalPost(event: Event, locale: Locale): string {
   return `<h2>${escapeHtml(words.originalPost)}</h2>
 <p>${link}</p>
 <p class="hint">${escapeHtml(event.sourceUrl)}</p>
-<p class="hint">${escapeHtml(words.postSummary)} (${escapeHtml(event.sourceAccount)})</p>
+<p class="hint">${escapeHtml(labelled(locale, words.postSummary, event.sourceAccount))}</p>
 <blockquote>${escapeHtml(event.summary)}</blockquote>`;
 }
 
@@ -217,7 +221,7 @@ const hiddenFields = (token: string, locale: Locale) =>
 const fieldValue = (event: Event, field: keyof Event, locale: Locale): string => {
   const words = TRANSLATIONS[locale];
   const value = event[field];
-  if (field === 'provider') return `${words.providers[event.provider]} (${event.provider})`;
+  if (field === 'provider') return labelled(locale, words.providers[event.provider], event.provider);
   if (value === null) return words.reviewPage.none;
   if (Array.isArray(value)) return value.length === 0 ? words.reviewPage.none : value.join(', ');
   return String(value);
@@ -244,16 +248,22 @@ function draftBody(view: Extract<ReviewView, { kind: 'draft' }>, locale: Locale)
       : `<div class="issues" role="alert"><p>${escapeHtml(words.invalidHeading)}</p><ul>${issues
           .map(
             (issue) =>
-              `<li>${escapeHtml(issue.field === null ? words.otherField : `${words.fields[issue.field]} (${issue.field})`)}: ${escapeHtml(issue.message)}</li>`,
+              `<li>${escapeHtml(
+                fillText(words.issue, {
+                  field:
+                    issue.field === null ? words.otherField : labelled(locale, words.fields[issue.field], issue.field),
+                  message: issue.message,
+                }),
+              )}</li>`,
           )
           .join('')}</ul></div>`;
   const kinds = EVENT_KINDS.map(
     (kind) =>
-      `<option value="${kind}"${kind === edits.kind ? ' selected' : ''}>${escapeHtml(`${TRANSLATIONS[locale].kinds[kind]} (${kind})`)}</option>`,
+      `<option value="${kind}"${kind === edits.kind ? ' selected' : ''}>${escapeHtml(labelled(locale, TRANSLATIONS[locale].kinds[kind], kind))}</option>`,
   ).join('');
   const readOnly = READ_ONLY.map(
     (field) =>
-      `<dt>${escapeHtml(`${words.fields[field]} (${field})`)}</dt><dd>${escapeHtml(fieldValue(event, field, locale))}</dd>`,
+      `<dt>${escapeHtml(labelled(locale, words.fields[field], field))}</dt><dd>${escapeHtml(fieldValue(event, field, locale))}</dd>`,
   ).join('');
   return `<p>${escapeHtml(words.intro)}</p>
 ${issueList}
@@ -262,12 +272,12 @@ ${originalPost(event, locale)}
 <form method="post" action="${escapeHtml(reviewPagePath(event.id))}">
 ${hiddenFields(token, locale)}
 <dl>${readOnly}</dl>
-<label for="kind">${escapeHtml(`${words.fields.kind} (kind)`)}</label>
+<label for="kind">${escapeHtml(labelled(locale, words.fields.kind, 'kind'))}</label>
 <select id="kind" name="kind"${described('kind')}>${kinds}</select>${issuesOf('kind')}
-<label for="scope">${escapeHtml(`${words.fields.scope} (scope)`)}</label>
+<label for="scope">${escapeHtml(labelled(locale, words.fields.scope, 'scope'))}</label>
 <input id="scope" name="scope" value="${escapeHtml(edits.scope)}" autocomplete="off" spellcheck="false"${described('scope')}>
 <p class="hint">${escapeHtml(words.scopeHint)}</p>${issuesOf('scope')}
-<label for="effectiveAt">${escapeHtml(`${words.fields.effectiveAt} (effectiveAt)`)}</label>
+<label for="effectiveAt">${escapeHtml(labelled(locale, words.fields.effectiveAt, 'effectiveAt'))}</label>
 <input id="effectiveAt" name="effectiveAt" value="${escapeHtml(edits.effectiveAt)}" autocomplete="off" spellcheck="false" inputmode="text"${described('effectiveAt')}>
 <p class="hint">${escapeHtml(words.effectiveAtHint)}</p>${issuesOf('effectiveAt')}
 <p class="hint">${escapeHtml(words.confirmHint)}</p>

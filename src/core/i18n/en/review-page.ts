@@ -2,7 +2,8 @@
  * The review page (`/review/<draft id>`, src/core/review/page.ts; docs/watch.md, "The review page"): a draft beside
  * its original post, the form that confirms or rejects it, what became of it, and every refusal with what to do.
  * Plain data; `{name}` is a placeholder: `{time}` a time in this locale's form, `{id}` the draft's id, `{commit}` a
- * commit's short sha, `{origin}` the address a refused form came from.
+ * commit's short sha, `{origin}` the address a refused form came from, `{label}` a word and `{name}` the file's field
+ * or value it stands for, `{field}` and `{message}` a refused field and why.
  */
 export const reviewPage = {
   title: 'Review a draft',
@@ -36,6 +37,8 @@ export const reviewPage = {
   rejectHint: 'Rejecting discards the draft: the post is never proposed again.',
   linkLives: 'This link works until {time}, once.',
   invalidHeading: 'The edited event is not valid, and nothing was changed. Correct the fields marked below:',
+  labelled: '{label} ({name})',
+  issue: '{field}: {message}',
   otherField: 'The event',
   outcome: {
     confirmed: 'Confirmed: published; it reaches git next.',

@@ -32,6 +32,8 @@ export const reviewPage: typeof english = {
   rejectHint: '拒绝后草稿作废，这条帖子不会再被提议。',
   linkLives: '此链接可用到 {time}，只能使用一次。',
   invalidHeading: '修改后的公告无效，未做任何更改。请修正下面标出的字段：',
+  labelled: '{label}（{name}）',
+  issue: '{field}：{message}',
   otherField: '公告',
   outcome: {
     confirmed: '已确认：已发布，接下来写入 git。',
