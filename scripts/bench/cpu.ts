@@ -2,6 +2,8 @@
 // imported into this Node process (the same V8 as workerd's), its `cloudflare:workers` import answered by a
 // loader hook, its ASSETS binding served from the built files in memory. `process.cpuUsage()` around one
 // request counts the CPU that request cost, which is what the Workers Free plan limits (10 ms per request).
+// The cold start is also measured with a state database (sqlite-d1.ts) whose journal of confirmed events is empty or
+// holds 20 events, beside none: every event-dependent output reads the live journal once per request.
 import { spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -12,10 +14,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { Event } from '../../src/core/schemas.ts';
 import { SOURCE_REPORT_KEY } from '../../src/core/sources.ts';
+import { confirmDraft } from '../../src/server/journal/decide.ts';
 import { MCP_GET_STATUS_BODY } from '../lib/mixed-load.ts';
 import { assetsBinding, memoryKv, OPEN_RATE_LIMITER, readBuiltFiles, type BuiltFiles } from '../lib/built-files.ts';
 import { summarizeProfile, type CpuProfile } from './cpu-profile.ts';
+import { d1Cpu, sqliteD1 } from './sqlite-d1.ts';
+import { syntheticEvents } from './synthetic-events.ts';
 
 // Only the bundle's `cloudflare:workers` import is Workers-specific. Its `env` is the bindings this benchmark
 // gives the worker (the handlers receive them as `env` anyway; the on-demand pages read them from the module).
@@ -63,11 +69,78 @@ function someEventPath(files: BuiltFiles): string {
   return `/api/events/${event?.id ?? 'no-event-in-this-build'}`;
 }
 
-/** A current report of four sources, one failing, as a watch run writes it (the handler parses it per request). */
-/** A build's files in memory, and the bindings the worker gets over them. */
-async function builtWorkerInput(distDir: string) {
+/**
+ * The state database a cold start is given: none (no `DB` binding: the worker has no journal, the figures before the
+ * journal), an empty journal (D1 bound and migrated, no confirmed event: what every deployment has most of the
+ * time), or a journal of `JOURNAL_EVENTS` live events.
+ */
+export type JournalMode = 'none' | 'empty' | 'events';
+export const JOURNAL_MODES: readonly JournalMode[] = ['none', 'empty', 'events'];
+export const JOURNAL_EVENTS = 20;
+
+/**
+ * `JOURNAL_EVENTS` events of the synthetic generator's mix (kinds, providers, scopes), announced one after another
+ * between `afterMs` and `now` and verified, as a reviewer confirms them: after the build's newest event, so that
+ * each folds exactly (`journalFit`) as a confirmed event must.
+ */
+export function journalBenchEvents(afterMs: number, now: Date): Event[] {
+  const step = Math.max(1, Math.floor((now.getTime() - afterMs) / (JOURNAL_EVENTS + 1)));
+  return syntheticEvents(JOURNAL_EVENTS, now).map((event, index): Event => {
+    const id = `journal-bench-${index}`;
+    return {
+      ...event,
+      id,
+      announcedAt: new Date(afterMs + step * (index + 1)).toISOString(),
+      effectiveAt: null,
+      sourceUrl: `https://posts.${event.provider.replace('_', '-')}.example/${id}`,
+      verified: true,
+    };
+  });
+}
+
+/** Each event confirmed as the review page confirms it: a draft row, then the worker's own `confirmDraft`. */
+export async function confirmEvents(db: D1Database, events: readonly Event[], now: Date): Promise<void> {
+  for (const event of events) {
+    await db
+      .prepare(
+        `INSERT INTO watch_drafts (id, provider, source_url, file, found_at, review_next_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5)`,
+      )
+      .bind(event.id, event.provider, event.sourceUrl, JSON.stringify({ ...event, verified: false }), event.announcedAt)
+      .run();
+    const outcome = await confirmDraft({ DB: db }, event.id, event, now);
+    if (outcome !== 'recorded') throw new Error(`the journal event ${event.id} was not confirmed: ${outcome}`);
+  }
+}
+
+/** `JOURNAL_EVENTS` events confirmed after the build's newest event (or its build time, if later). */
+async function confirmJournalEvents(db: D1Database, files: BuiltFiles, now: Date): Promise<void> {
+  const board = JSON.parse(new TextDecoder().decode(files.get('/data/board.json'))) as {
+    builtAt: string;
+    providers: Record<string, { recent: Event[] }>;
+  };
+  const newest = Math.max(
+    Date.parse(board.builtAt),
+    ...Object.values(board.providers).flatMap((provider) =>
+      provider.recent.map((event) => Date.parse(event.announcedAt)),
+    ),
+  );
+  await confirmEvents(db, journalBenchEvents(newest, now), now);
+}
+
+/** A build's files in memory, and the bindings the worker gets over them (with `DB` unless the journal is 'none'). */
+async function builtWorkerInput(distDir: string, journal: JournalMode = 'none') {
   const files: BuiltFiles = await readBuiltFiles(path.join(distDir, 'client'));
-  const env = { ASSETS: assetsBinding(files), MCP_RATE_LIMITER: OPEN_RATE_LIMITER, SOURCE_HEALTH: benchSourceHealth() };
+  const env: Record<string, unknown> & { ASSETS: Fetcher } = {
+    ASSETS: assetsBinding(files),
+    MCP_RATE_LIMITER: OPEN_RATE_LIMITER,
+    SOURCE_HEALTH: benchSourceHealth(),
+  };
+  if (journal !== 'none') {
+    const db = sqliteD1();
+    if (journal === 'events') await confirmJournalEvents(db, files, new Date());
+    env['DB'] = db;
+  }
   (globalThis as { __benchWorkerEnv?: unknown }).__benchWorkerEnv = env;
   return { files, env };
 }
@@ -156,17 +229,28 @@ const executionContext = { waitUntil: () => undefined, passThroughOnException: (
 
 async function timeRequest(
   worker: Worker,
-  env: { ASSETS: Fetcher },
+  env: unknown,
   target: CpuTarget,
   files: BuiltFiles,
-): Promise<{ ms: number; mainThreadMs: number; status: number }> {
+): Promise<{ ms: number; mainThreadMs: number; status: number; d1Calls: number }> {
   const targetPath = typeof target.path === 'string' ? target.path : target.path(files);
   const request = new Request(new URL(targetPath, 'http://127.0.0.1:4321'), target.init);
+  const d1Before = { ...d1Cpu };
   const start = process.cpuUsage();
   const startOfThread = process.threadCpuUsage();
   const response = await worker.fetch(request, env, executionContext);
   await response.arrayBuffer();
-  return { ms: cpuMs(start), mainThreadMs: threadMs(startOfThread), status: response.status };
+  const ms = cpuMs(start);
+  const mainThreadMs = threadMs(startOfThread);
+  // SQLite's own CPU (the in-process stand-in for D1, sqlite-d1.ts) is D1's work, done outside the worker in
+  // production: it runs on this thread within the request, and is left out of both figures.
+  const sqliteMs = d1Cpu.spentMs - d1Before.spentMs;
+  return {
+    ms: ms - sqliteMs,
+    mainThreadMs: mainThreadMs - sqliteMs,
+    status: response.status,
+    d1Calls: d1Cpu.calls - d1Before.calls,
+  };
 }
 
 /**
@@ -202,6 +286,29 @@ export const COLD_TARGETS: CpuTarget[] = [
   ...CPU_TARGETS.filter((target) => target.name.endsWith('(page, rendered)')),
 ];
 
+/**
+ * The cold first requests measured with no state database, an empty journal and 20 events (docs/performance.md,
+ * "The journal's cost"): the status (the API's headline), a feed, the board and a provider page (rendered: the page
+ * cache's miss), and MCP's first two requests.
+ */
+export const JOURNAL_COLD_TARGETS: CpuTarget[] = [
+  CPU_TARGETS[0]!,
+  { name: 'GET /feed.xml', path: '/feed.xml' },
+  CPU_TARGETS.find((target) => target.name === 'GET / (page, rendered)')!,
+  CPU_TARGETS.find((target) => target.name === 'GET /provider_a (page, rendered)')!,
+  CPU_TARGETS.find((target) => target.name === 'POST /mcp initialize')!,
+  CPU_TARGETS.find((target) => target.name === 'POST /mcp tools/call get_status')!,
+];
+
+/** A cold target by its index in COLD_TARGETS (the child's older argument) or its name. */
+function coldTarget(spec: string): CpuTarget {
+  const target = /^\d+$/.test(spec)
+    ? COLD_TARGETS[Number(spec)]
+    : [...COLD_TARGETS, ...JOURNAL_COLD_TARGETS].find((candidate) => candidate.name === spec);
+  if (target === undefined) throw new Error(`no cold target ${spec}`);
+  return target;
+}
+
 export interface ColdFigures {
   target: string;
   status: number;
@@ -233,8 +340,8 @@ export async function measureWorkerCpu(
 ): Promise<CpuFigures> {
   const { files, env } = await builtWorkerInput(distDir);
   const cold: ColdFigures[] = [];
-  for (const [index, target] of COLD_TARGETS.entries()) {
-    const samples = Array.from({ length: coldRuns }, () => coldStartInChild(distDir, index));
+  for (const target of COLD_TARGETS) {
+    const samples = Array.from({ length: coldRuns }, () => coldStartInChild(distDir, target.name));
     cold.push({
       target: target.name,
       status: samples[0]!.status,
@@ -245,7 +352,7 @@ export async function measureWorkerCpu(
       importMaxMs: Math.max(...samples.map((sample) => sample.importMs)),
     });
   }
-  if (profileDir !== undefined) coldStartInChild(distDir, 0, profileDir);
+  if (profileDir !== undefined) coldStartInChild(distDir, COLD_TARGETS[0]!.name, 'none', profileDir);
   const { worker: warmWorker, dir } = await freshWorker(path.join(distDir, 'server'));
   const warm = [];
   for (const target of CPU_TARGETS) {
@@ -263,11 +370,49 @@ export async function measureWorkerCpu(
   return { cold, warm };
 }
 
+export interface JournalColdFigures {
+  target: string;
+  byMode: Record<
+    JournalMode,
+    { status: number; medianMs: number; maxMs: number; mainThreadMedianMs: number; d1Calls: number }
+  >;
+}
+
+/**
+ * The cold first request of each of JOURNAL_COLD_TARGETS with no state database, an empty journal and 20 events: the
+ * three alternate sample by sample (each in a process of its own), so that a busy moment of a shared machine falls
+ * on all three alike. SQLite's own CPU is left out (sqlite-d1.ts); `d1Calls` is the most any sample made.
+ */
+export async function measureJournalCold(distDir: string, { coldRuns = 5 }: CpuOptions = {}) {
+  const figures: JournalColdFigures[] = [];
+  for (const target of JOURNAL_COLD_TARGETS) {
+    const samples = new Map<JournalMode, ColdSample[]>(JOURNAL_MODES.map((mode) => [mode, []]));
+    for (let run = 0; run < coldRuns; run += 1)
+      for (const mode of JOURNAL_MODES) samples.get(mode)!.push(coldStartInChild(distDir, target.name, mode));
+    const byMode = Object.fromEntries(
+      [...samples].map(([mode, taken]) => [
+        mode,
+        {
+          status: taken[0]!.status,
+          medianMs: median(taken.map((sample) => sample.ms)),
+          maxMs: Math.max(...taken.map((sample) => sample.ms)),
+          mainThreadMedianMs: median(taken.map((sample) => sample.mainThreadMs)),
+          d1Calls: Math.max(...taken.map((sample) => sample.d1Calls)),
+        },
+      ]),
+    ) as JournalColdFigures['byMode'];
+    figures.push({ target: target.name, byMode });
+  }
+  return figures;
+}
+
 interface ColdSample {
   ms: number;
   mainThreadMs: number;
   importMs: number;
   status: number;
+  /** D1 calls the first request made (sqlite-d1.ts: a batch counts once). */
+  d1Calls: number;
 }
 
 /** CPU profiles (V8's sampling profiler through the inspector) of the work it is handed, kept in order. */
@@ -290,9 +435,13 @@ function profiler(session: Session | undefined) {
  * evaluation and first request is written there and summarized on stderr (the profiler slows what it samples:
  * its figures are shares, not the CPU time of an unprofiled run).
  */
-async function measureColdStart(distDir: string, targetIndex: number, profileDir?: string): Promise<ColdSample> {
-  const target = COLD_TARGETS[targetIndex]!;
-  const { files, env } = await builtWorkerInput(distDir);
+async function measureColdStart(
+  distDir: string,
+  target: CpuTarget,
+  journal: JournalMode,
+  profileDir?: string,
+): Promise<ColdSample> {
+  const { files, env } = await builtWorkerInput(distDir, journal);
   const throwaway = await freshWorker(path.join(distDir, 'server'));
   await timeRequest(throwaway.worker, env, target, files);
   let session: Session | undefined;
@@ -322,23 +471,40 @@ async function measureColdStart(distDir: string, targetIndex: number, profileDir
       console.error(`${file}\n${summarizeProfile(profile, fresh.dir)}\n`);
     }
   }
-  return { ms: sample.ms, mainThreadMs: sample.mainThreadMs, importMs: fresh.importMs, status: sample.status };
+  return {
+    ms: sample.ms,
+    mainThreadMs: sample.mainThreadMs,
+    importMs: fresh.importMs,
+    status: sample.status,
+    d1Calls: sample.d1Calls,
+  };
 }
 
 const COLD_FLAG = '--cold-start';
+const JOURNAL_FLAG = '--journal=';
 
-function coldStartInChild(distDir: string, targetIndex: number, profileDir?: string): ColdSample {
+/**
+ * `node scripts/bench/cpu.ts --cold-start DIST TARGET [PROFILE_DIR] [--journal=none|empty|events]`: one cold sample
+ * as JSON on the last line. TARGET is an index into COLD_TARGETS or a target's name.
+ */
+function coldStartInChild(distDir: string, target: string, journal: JournalMode = 'none', profileDir?: string) {
   const args = [
     fileURLToPath(import.meta.url),
     COLD_FLAG,
     distDir,
-    String(targetIndex),
+    target,
     ...(profileDir ? [profileDir] : []),
+    `${JOURNAL_FLAG}${journal}`,
   ];
   const child = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   if (child.status !== 0) throw new Error(`the cold-start run failed (exit ${child.status})`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as ColdSample;
 }
 
-if (process.argv[2] === COLD_FLAG)
-  console.log(JSON.stringify(await measureColdStart(process.argv[3]!, Number(process.argv[4]), process.argv[5])));
+if (process.argv[2] === COLD_FLAG) {
+  const journalArg = process.argv.find((arg) => arg.startsWith(JOURNAL_FLAG));
+  const [distDir, target, profileDir] = process.argv.slice(3).filter((arg) => arg !== journalArg);
+  const journal = (journalArg?.slice(JOURNAL_FLAG.length) ?? 'none') as JournalMode;
+  if (!JOURNAL_MODES.includes(journal)) throw new Error(`--journal is one of ${JOURNAL_MODES.join(', ')}`);
+  console.log(JSON.stringify(await measureColdStart(distDir!, coldTarget(target!), journal, profileDir)));
+}

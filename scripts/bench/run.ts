@@ -4,7 +4,8 @@
 //   --sizes 1000,10000,100000   synthetic history sizes      --seconds 5   load per endpoint
 //   --connections 16            concurrent connections      --skip-load / --skip-growth
 //   --cpu-only                  only the CPU time of the built worker per request, at each size
-//   --cold-runs 5               cold starts per kind of first request (median and worst of them)
+//   --cold-runs 5               cold starts per kind of first request (median and worst of them); the same number
+//                               per journal state (no D1, an empty journal, 20 confirmed events) for the journal's table
 //   --cpu-profile DIR           also a V8 CPU profile of one cold GET /api/status, written to DIR and summarized
 //   --dist DIR                  with --cpu-only: measure this build (astro build --outDir DIR) instead of building
 //   --delivery                  only the delivery wing at scale (scripts/bench/delivery.ts): end to end in wrangler dev,
@@ -26,7 +27,16 @@ import { measureWorkerBundle } from '../lib/bundle-size.ts';
 import { BUILT_WORKER_CONFIG, buildSite, freePort, startServer } from '../lib/local-server.ts';
 import { MCP_GET_STATUS_BODY } from '../lib/mixed-load.ts';
 import { loadEndpoint, type LoadResult, type LoadTarget } from './http-load.ts';
-import { COLD_TARGETS, CPU_TARGETS, measureWorkerCpu, type CpuFigures } from './cpu.ts';
+import {
+  COLD_TARGETS,
+  CPU_TARGETS,
+  JOURNAL_EVENTS,
+  measureJournalCold,
+  measureWorkerCpu,
+  type CpuFigures,
+  type JournalColdFigures,
+} from './cpu.ts';
+import { FREE_ROWS_READ_PER_DAY, measureJournalReads, rowsPerDay } from './journal-reads.ts';
 import { provenanceSection } from './provenance.ts';
 import { BENCH_SITE_URL, deliverySection } from './delivery.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
@@ -244,9 +254,11 @@ async function growthSection(sizes: number[]): Promise<string> {
 async function cpuSection(sizes: number[]): Promise<string> {
   const options = { coldRuns: Number(values['cold-runs']), profileDir: values['cpu-profile'] };
   const measured: [string, CpuFigures][] = [];
+  const journal: [string, JournalColdFigures[]][] = [];
   if (values.dist !== undefined) {
     console.error(`cpu: measuring the build in ${values.dist}…`);
     measured.push([path.basename(values.dist), await measureWorkerCpu(values.dist, options)]);
+    journal.push([path.basename(values.dist), await measureJournalCold(values.dist, options)]);
   }
   for (const size of values.dist === undefined ? sizes : []) {
     const root = await mkdtemp(path.join(os.tmpdir(), `departures-board-cpu-${size}-`));
@@ -256,6 +268,8 @@ async function cpuSection(sizes: number[]): Promise<string> {
     await buildSite({ siteUrl: 'http://127.0.0.1:4321', eventsDir: root, outDir });
     console.error(`cpu: measuring ${size.toLocaleString('en')} events…`);
     measured.push([size.toLocaleString('en'), await measureWorkerCpu(outDir, options)]);
+    console.error(`cpu: the journal's cost at ${size.toLocaleString('en')} events…`);
+    journal.push([size.toLocaleString('en'), await measureJournalCold(outDir, options)]);
     await rm(root, { recursive: true, force: true });
     await rm(outDir, { recursive: true, force: true });
   }
@@ -302,6 +316,85 @@ async function cpuSection(sizes: number[]): Promise<string> {
     table(['cold first request', ...heads(`median / worst of ${runs} ms`)], otherCold),
     '',
     table(['warm request', ...heads('median / p95 ms')], rows),
+    '',
+    journalTable(journal, runs),
+    '',
+    await journalReadsTable(),
+  ].join('\n');
+}
+
+/** D1's rows read per request by the journal's read, and what they come to a day against the Free plan's limit. */
+async function journalReadsTable(): Promise<string> {
+  console.error("cpu: the journal's rows read in wrangler's local D1…");
+  const rates = [1, 10, 100];
+  const share = (rows: number) =>
+    `${(rows / 1e6).toLocaleString('en', { maximumFractionDigits: 2 })} M (${Math.round((rows / FREE_ROWS_READ_PER_DAY) * 100)} %)`;
+  const rows = (await measureJournalReads()).map((reads) => [
+    reads.state,
+    reads.journalRows,
+    reads.reportRows,
+    ...rates.map((rate) => share(rowsPerDay(reads.journalRows, rate))),
+  ]);
+  return [
+    `D1 rows read per request (\`meta.rows_read\` of wrangler's local D1), and the journal's read a day at a steady rate of event-dependent requests, against the Workers Free plan's ${(FREE_ROWS_READ_PER_DAY / 1e6).toFixed(0)} million a day:`,
+    '',
+    table(
+      [
+        'journal',
+        "journal's read: rows",
+        "watcher report's read (the board page): rows",
+        ...rates.map((rate) => `journal a day at ${rate} request${rate === 1 ? '' : 's'}/s (of Free)`),
+      ],
+      rows,
+    ),
+  ].join('\n');
+}
+
+/** The API's budgets for a cold first request with the journal (issue 38): an empty journal, and 20 events. */
+const JOURNAL_BUDGET_MS = { empty: 5, events: 10 } as const;
+
+/**
+ * The cold first request with no state database (no journal), an empty journal and 20 confirmed events, and the D1
+ * calls each made: docs/performance.md, "The journal's cost". The budgets hold for the API routes (the median);
+ * the pages (the page cache's misses) and MCP are reported beside them.
+ */
+function journalTable(measured: [string, JournalColdFigures[]][], runs: number): string {
+  const cell = ({ medianMs, maxMs, status }: { medianMs: number; maxMs: number; status: number }) =>
+    `${medianMs.toFixed(2)} / ${maxMs.toFixed(2)}${status === 200 ? '' : ` (${status})`}`;
+  const rows = measured.flatMap(([name, figures]) =>
+    figures.map(({ target, byMode: { none, empty, events } }) => {
+      const api = !target.includes('(page') && !target.includes('/mcp');
+      const verdict = api
+        ? `${empty.medianMs <= JOURNAL_BUDGET_MS.empty ? 'yes' : 'no'} / ${events.medianMs <= JOURNAL_BUDGET_MS.events ? 'yes' : 'no'}`
+        : 'reported';
+      return [
+        name,
+        target,
+        cell(none),
+        cell(empty),
+        cell(events),
+        `${empty.mainThreadMedianMs.toFixed(2)} / ${events.mainThreadMedianMs.toFixed(2)}`,
+        `${none.d1Calls} / ${empty.d1Calls} / ${events.d1Calls}`,
+        verdict,
+      ];
+    }),
+  );
+  return [
+    `Cold first request with the journal of confirmed events (median / worst of ${runs} ms, each sample a process of its own, the three states alternating; SQLite's own CPU left out):`,
+    '',
+    table(
+      [
+        'events',
+        'cold first request',
+        'journal: none (no D1)',
+        'empty',
+        `${JOURNAL_EVENTS} events`,
+        'main thread only, median: empty / 20',
+        'D1 calls: none / empty / 20',
+        `median within ${JOURNAL_BUDGET_MS.empty} ms empty / ${JOURNAL_BUDGET_MS.events} ms with 20 (API)`,
+      ],
+      rows,
+    ),
   ].join('\n');
 }
 
