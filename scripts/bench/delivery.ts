@@ -7,13 +7,16 @@
 //    cpu.ts's loader hook) handed batches of at most 100 messages (wrangler.jsonc's max_batch_size) of what it
 //    queued itself, D1 an in-memory SQLite whose own CPU is left out (sqlite-d1.ts), `fetch` answered from memory.
 // 3. CPU of one minute cron (`scheduled()`) that queues 10,000 due deliveries again (recover.ts).
+// 5. Confirm to last delivery (`--confirm`): N subscribers of every channel in `wrangler dev`, a draft in
+//    watch_drafts, the reviewer's POST /review/<draft id> (a token made here with node:crypto's HMAC, as
+//    src/core/review/token.ts specifies), timed until the last subscriber's delivery reached a receiver.
 // 4. "Before": the same for the code of an older commit (the rewrite's parent), in a git worktree under /tmp: its
 //    own push benchmark end to end, and its `queue()` in-process on its own schema.
 //
 // No request leaves this machine: the receivers listen on 127.0.0.1, and in-process `fetch` answers from memory
 // and refuses every other host.
 import { spawn, spawnSync } from 'node:child_process';
-import { createECDH, randomBytes } from 'node:crypto';
+import { createECDH, createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -164,6 +167,8 @@ function channelOfPath(pathname: string): Channel | 'other' {
 /** A receiver on loopback that answers every delivery 201 and counts them, each address once and in all. */
 async function startCountingReceiver() {
   const seen = new Set<string>();
+  /** When each subscriber's first delivery arrived (performance.now()), in arrival order. */
+  const arrivals: number[] = [];
   let total = 0;
   let first = 0;
   let last = 0;
@@ -176,6 +181,7 @@ async function startCountingReceiver() {
       if (!seen.has(pathname)) {
         seen.add(pathname);
         last = performance.now();
+        arrivals.push(last);
         if (seen.size === 1) first = last;
         const channel = channelOfPath(pathname);
         byChannel.set(channel, (byChannel.get(channel) ?? 0) + 1);
@@ -192,6 +198,7 @@ async function startCountingReceiver() {
     byChannel: () => byChannel,
     firstAt: () => first,
     lastAt: () => last,
+    arrivals: () => arrivals,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -279,6 +286,169 @@ async function endToEndOne(size: number, mix: boolean): Promise<EndToEndRow> {
     await rm(copy, { recursive: true, force: true });
     await rm(state, { recursive: true, force: true });
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 5. Confirm to last delivery, in wrangler dev
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The review signing key of the served copy (a secret of the benchmark's own state folder). */
+const BENCH_REVIEW_KEY = 'the delivery benchmark review signing key';
+
+/**
+ * A review token as src/core/review/token.ts makes it: `<expiry seconds>.<base64url HMAC-SHA256 of
+ * "review\n<draft id>\n<expiry seconds>">`, written here with Node's own HMAC.
+ */
+export function reviewToken(key: string, draftId: string, expiresAt: Date): string {
+  const expirySeconds = Math.floor(expiresAt.getTime() / 1000);
+  const mac = createHmac('sha256', key).update(`review\n${draftId}\n${expirySeconds}`).digest('base64url');
+  return `${expirySeconds}.${mac}`;
+}
+
+const percentileOf = (values: readonly number[], p: number) =>
+  values.length === 0
+    ? Number.NaN
+    : [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * p) - 1)]!;
+
+export interface ConfirmRow {
+  label: string;
+  size: number;
+  /** How the event entered the journal. */
+  how: string;
+  /** The POST's answer (303 once recorded) and how long it took. */
+  confirmStatus: number;
+  confirmSeconds: number;
+  firstSeconds: number;
+  p50Seconds: number;
+  p95Seconds: number;
+  lastSeconds: number;
+  duplicates: number;
+}
+
+/**
+ * A reviewer's confirm to the last delivery: a copy of the last build serves (its first request meets the history),
+ * `size` subscribers of provider_a resets (a mix of every channel) and one draft are written into its local D1
+ * while it is stopped, then it serves again (the same build: no dispatch of its own) and the reviewer's form is
+ * posted to `/review/<draft id>` with a token signed with the copy's REVIEW_SIGNING_KEY. The confirm puts the event
+ * in the journal and queues a dispatch (src/server/journal/decide.ts); no cron runs. Timed from the POST's sending
+ * until each subscriber's first delivery reached the loopback receiver.
+ */
+export async function confirmToLastDelivery(size: number): Promise<ConfirmRow> {
+  const copy = await mkdtemp(path.join(os.tmpdir(), 'departures-board-confirm-bench-'));
+  const state = await mkdtemp(path.join(os.tmpdir(), 'departures-board-confirm-bench-state-'));
+  const receiver = await startCountingReceiver();
+  const shares = channelShares(size, true);
+  try {
+    await cp(path.dirname(path.dirname(BUILT_WORKER_CONFIG)), copy, { recursive: true });
+    const configFile = path.join(copy, 'server/wrangler.json');
+    const serve = () =>
+      startServer({
+        workerConfig: configFile,
+        persistTo: state,
+        vars: { ALLOW_LOOPBACK_RECEIVERS: 'true' },
+        secrets: { REVIEW_SIGNING_KEY: BENCH_REVIEW_KEY },
+      });
+    let server = await serve();
+    while ((await queryLocalD1(state, "SELECT 1 FROM dispatch_state WHERE name = 'first_dispatch'")).length === 0)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    await server.stop();
+
+    const now = new Date();
+    let offset = 0;
+    for (const [channel, share] of shares) {
+      for (const sql of seedSql('now', channel, share, offset, receiver.origin, now)) await queryLocalD1(state, sql);
+      offset += share;
+    }
+    // The watcher's draft as it stores one: the event file's JSON, not verified, its review message sent.
+    const draft = {
+      ...benchEvent(now),
+      id: 'bench-confirm',
+      sourceUrl: 'https://posts.provider-a.example/bench-confirm',
+    };
+    const file = `${JSON.stringify({ ...draft, verified: false }, null, 2)}\n`.replaceAll("'", "''");
+    await queryLocalD1(
+      state,
+      `INSERT INTO watch_drafts (id, provider, source_url, file, found_at, review_state, review_next_at)
+       VALUES ('${draft.id}', '${draft.provider}', '${draft.sourceUrl}', '${file}', '${now.toISOString()}', 'sent',
+               '${now.toISOString()}')`,
+    );
+
+    server = await serve();
+    const token = reviewToken(BENCH_REVIEW_KEY, draft.id, new Date(Date.now() + 86_400_000));
+    const start = performance.now();
+    const confirmed = await fetch(`${server.baseUrl}/review/${draft.id}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: server.baseUrl },
+      body: new URLSearchParams({ t: token, action: 'confirm', kind: 'reset', scope: 'global', effectiveAt: '' }),
+    });
+    const confirmSeconds = (performance.now() - start) / 1000;
+    await confirmed.arrayBuffer();
+    if (confirmed.status !== 303) {
+      await server.stop();
+      throw new Error(`the review page answered the confirm ${confirmed.status}, not 303`);
+    }
+    const deadline = Date.now() + 10 * MINUTE;
+    while (receiver.distinct() < size) {
+      if (Date.now() > deadline) {
+        const got = [...receiver.byChannel()].map(([name, n]) => `${name} ${n}`).join(', ');
+        await server.stop();
+        throw new Error(
+          `${receiver.distinct()} of ${size} deliveries arrived in 10 minutes after the confirm (${got})`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await server.stop();
+    const seconds = receiver.arrivals().map((at) => (at - start) / 1000);
+    return {
+      label: shares.map(([channel, share]) => `${count(share)} ${channel}`).join(', '),
+      size,
+      how: 'POST /review/<draft id> (the review page)',
+      confirmStatus: confirmed.status,
+      confirmSeconds,
+      firstSeconds: (receiver.firstAt() - start) / 1000,
+      p50Seconds: percentileOf(seconds, 0.5),
+      p95Seconds: percentileOf(seconds, 0.95),
+      lastSeconds: (receiver.lastAt() - start) / 1000,
+      duplicates: receiver.total() - receiver.distinct(),
+    };
+  } finally {
+    await receiver.close();
+    await rm(copy, { recursive: true, force: true });
+    await rm(state, { recursive: true, force: true });
+  }
+}
+
+/** The Markdown of the confirm scenario: `npm run bench -- --confirm [--confirm-subscribers 1000]`. */
+export async function confirmSection(size: number): Promise<string> {
+  const head = git(['rev-parse', '--short', 'HEAD']);
+  const load = os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
+  console.error(`delivery: confirm to last delivery, ${count(size)} subscribers of every channel…`);
+  const row = await confirmToLastDelivery(size);
+  return [
+    `### Confirm to last delivery (code ${head}; load average before the run ${load})`,
+    '',
+    `One draft confirmed through ${row.how}, timed from the POST until each subscriber's first delivery reached a receiver on loopback; \`wrangler dev\`'s local D1 and queue, no cron. Arrival percentiles are over the subscribers.`,
+    '',
+    table(
+      ['subscribers', 'confirm answered (s)', 'first delivery s', 'p50 s', 'p95 s', 'last delivery s', 'second copies'],
+      [
+        [
+          row.label,
+          `${row.confirmStatus} in ${fixed(row.confirmSeconds, 3)}`,
+          fixed(row.firstSeconds, 2),
+          fixed(row.p50Seconds, 2),
+          fixed(row.p95Seconds, 2),
+          fixed(row.lastSeconds, 2),
+          row.duplicates,
+        ],
+      ],
+    ),
+  ].join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -13,6 +13,9 @@
 //   --delivery-sizes 10000,100000   subscriber counts        --skip-delivery
 //   --delivery-before cc3970b   the commit measured as "before" (a worktree under /tmp); `none` to skip it. With
 //                               --delivery it defaults to cc3970b (the parent of the rewrite); in a full run, to none
+//   --confirm                   only a reviewer's confirm to the last delivery (scripts/bench/delivery.ts): the review
+//                               page's POST in wrangler dev, then every channel's subscribers; also run by --delivery
+//   --confirm-subscribers 1000  how many subscribers of provider_a resets (a mix of every channel) it tells
 //   (--push-only, --push-sizes and --skip-push are the older names of --delivery, --delivery-sizes, --skip-delivery)
 //   --test-runs 5               only `npm test` that many times in a row: wall time, CPU, verdict of each
 //   --watch-only                only the CPU time of one minute-cron invocation: the watcher polling 10 sources, then the dispatch
@@ -38,7 +41,7 @@ import {
 } from './cpu.ts';
 import { FREE_ROWS_READ_PER_DAY, measureJournalReads, rowsPerDay } from './journal-reads.ts';
 import { provenanceSection } from './provenance.ts';
-import { BENCH_SITE_URL, deliverySection } from './delivery.ts';
+import { BENCH_SITE_URL, confirmSection, deliverySection } from './delivery.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
 import { testRunsSection } from './test-runs.ts';
 import { watchSection } from './watch.ts';
@@ -58,6 +61,8 @@ const { values } = parseArgs({
     'delivery-sizes': { type: 'string' },
     'delivery-before': { type: 'string' },
     'skip-delivery': { type: 'boolean', default: false },
+    confirm: { type: 'boolean', default: false },
+    'confirm-subscribers': { type: 'string', default: '1000' },
     'push-sizes': { type: 'string' },
     'push-only': { type: 'boolean', default: false },
     'skip-push': { type: 'boolean', default: false },
@@ -414,9 +419,16 @@ if (values['test-runs'] !== undefined) {
   console.log(`${await testRunsSection(Number(values['test-runs']))}\n`);
   process.exit(0);
 }
+const confirmSubscribers = Number(values['confirm-subscribers']);
+if (values.confirm) {
+  await buildSite({ siteUrl: BENCH_SITE_URL });
+  console.log(`${await confirmSection(confirmSubscribers)}\n`);
+  process.exit(0);
+}
 if (deliveryOnly) {
   await buildSite({ siteUrl: BENCH_SITE_URL });
   console.log(`${await deliverySection({ sizes: deliverySizes, before: deliveryBefore })}\n`);
+  console.log(`${await confirmSection(confirmSubscribers)}\n`);
   process.exit(0);
 }
 /** The last build's output folder (dist/), whose worker the watch section runs. */
@@ -435,6 +447,8 @@ console.log(`${await sizeSection()}\n`);
 console.log(`${await cpuSection(sizes)}\n`);
 if (!values['skip-growth']) console.log(`${await growthSection(sizes)}\n`);
 console.log(`${await provenanceSection([10_000])}\n`);
-if (!values['skip-delivery'] && !values['skip-push'])
+if (!values['skip-delivery'] && !values['skip-push']) {
   console.log(`${await deliverySection({ sizes: deliverySizes, before: deliveryBefore })}\n`);
+  console.log(`${await confirmSection(confirmSubscribers)}\n`);
+}
 console.log(`${await watchSection(builtDist)}\n`);
