@@ -4,7 +4,7 @@ import { matchRoute, ownsProviderPath } from '../src/core/routes/match.ts';
 import { PAGE_METHODS, type RouteSpec } from '../src/core/routes/route.ts';
 import { CACHE_POLICIES } from '../src/core/routes/policy.ts';
 import type { EdgeRoute, EdgeRouteId, EdgeRouteOf } from '../src/core/routes/table.ts';
-import { createContext, type EdgeBindings, type EdgeContext } from '../src/server/context.ts';
+import { createContext, type EdgeBindings, type EdgeContext, type WaitUntil } from '../src/server/context.ts';
 import { DataSourceUnavailable } from '../src/server/data-source.ts';
 import { withValidator } from '../src/server/http/conditional.ts';
 import { optionsResponse } from '../src/server/http/cors.ts';
@@ -34,8 +34,9 @@ export async function answerEdgeRoute(
   request: Request,
   env: EdgeBindings,
   now = new Date(),
+  waitUntil?: WaitUntil,
 ): Promise<Response | undefined> {
-  const response = await routeRequest(request, env, now);
+  const response = await routeRequest(request, env, now, waitUntil);
   // Also a body the answer refused unread (over a limit, another media type, the rate limit, 405): the
   // connection it came on then carries the next request (readRestOfBody). Not when Astro answers instead.
   if (response !== undefined) await readRestOfBody(request);
@@ -50,7 +51,12 @@ function readsItsOwnBody(request: Request): boolean {
   return route.requestBody !== undefined || route.id === 'postMcp' || route.aliasOf === 'postMcp';
 }
 
-async function routeRequest(request: Request, env: EdgeBindings, now: Date): Promise<Response | undefined> {
+async function routeRequest(
+  request: Request,
+  env: EdgeBindings,
+  now: Date,
+  waitUntil: WaitUntil | undefined,
+): Promise<Response | undefined> {
   // A body over a megabyte: no route takes one, and it is refused before a byte is read, except where the route
   // reads its own body and refuses a large one in its decided form (push: 400 invalid_request; MCP: JSON-RPC 413).
   if (declaresTooLargeBody(request) && !readsItsOwnBody(request)) return contentTooLarge();
@@ -62,7 +68,7 @@ async function routeRequest(request: Request, env: EdgeBindings, now: Date): Pro
     if (url.search.length > MAX_REDIRECTED_QUERY_LENGTH) return uriTooLong();
     // A route that is itself a redirect answers the odd form at once: one hop to its target, never two.
     if (matchRoute(verdict.pathname)?.route.ok.status !== 308) return toCanonicalPath(verdict.pathname, url.search);
-    return answerEdgeRoute(new Request(new URL(`${verdict.pathname}${url.search}`, url), request), env, now);
+    return answerEdgeRoute(new Request(new URL(`${verdict.pathname}${url.search}`, url), request), env, now, waitUntil);
   }
   if (verdict.kind === 'notFound') return notAPath();
   const match = matchRoute(pathname);
@@ -77,7 +83,7 @@ async function routeRequest(request: Request, env: EdgeBindings, now: Date): Pro
   const route = routes.find((entry) => (entry.methods as readonly string[]).includes(method));
   if (route === undefined) return methodNotAllowed(routes);
   const answer = isEdgeRoute(route)
-    ? () => answerWithHandler(route.id, route, createContext(request, env, now), params)
+    ? () => answerWithHandler(route.id, route, createContext(request, env, now, waitUntil), params)
     : () => builtFile(request, env);
   const response = await withValidator(request, withRoutePolicy(route, await guarded(route, answer)));
   return request.method === 'HEAD' ? new Response(null, response) : response;

@@ -23,7 +23,7 @@ export default {
   async fetch(request, env, context) {
     if (asksForBuiltFile(request)) return withCommonHeaders(await answerWithAstro(request, env, context));
     const response = withCommonHeaders(
-      (await answerEdgeRoute(request, withBuiltFiles(env))) ??
+      (await answerEdgeRoute(request, withBuiltFiles(env), new Date(), (promise) => context.waitUntil(promise))) ??
         (await cachedPage(
           request,
           (page) => answerWithAstro(page, env, context),

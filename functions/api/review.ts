@@ -12,6 +12,6 @@ const reviewPage = () => import('../../src/server/review/review-page.ts');
 export const REVIEW_HANDLERS = {
   getReviewPage: async ({ env, request, now }, { params, query }) =>
     (await reviewPage()).answerReviewGet({ env, request, now, draftId: params.id }, query),
-  postReviewPage: async ({ env, request, now }, { params }) =>
-    (await reviewPage()).answerReviewPost({ env, request, now, draftId: params.id }),
+  postReviewPage: async ({ env, request, now, waitUntil }, { params }) =>
+    (await reviewPage()).answerReviewPost({ env, request, now, draftId: params.id, waitUntil }),
 } satisfies Partial<EdgeHandlers>;

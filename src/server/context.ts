@@ -27,16 +27,29 @@ export interface EdgeContext {
   journal(): Promise<readonly Event[]>;
   /** The same read's entries: when each event was confirmed and where its file stands. */
   journalEntries(): Promise<readonly JournalEntry[]>;
+  /**
+   * Hands work to the invocation's `waitUntil` (the worker's); where there is none (in-process tests), the work runs
+   * on unawaited. The work must not throw.
+   */
+  waitUntil: WaitUntil;
   /** A prerendered file, fetched with the request's conditional headers; missing means the data is gone. */
   asset(path: string): Promise<Response>;
 }
+
+/** The invocation's `waitUntil`: work that may finish after the answer has left (the platform keeps it running). */
+export type WaitUntil = (promise: Promise<unknown>) => void;
 
 /** The part of the worker's `env` the edge handlers use. */
 export type EdgeBindings = Pick<Env, 'ASSETS' | 'MCP_RATE_LIMITER' | 'SOURCE_HEALTH'> &
   DeliveryBindings &
   Pick<ReviewBindings, 'REVIEW_SIGNING_KEY' | 'GITHUB_TOKEN' | 'GITHUB_API_URL'>;
 
-export function createContext(request: Request, env: EdgeBindings, now = new Date()): EdgeContext {
+export function createContext(
+  request: Request,
+  env: EdgeBindings,
+  now = new Date(),
+  waitUntil: WaitUntil = () => undefined,
+): EdgeContext {
   const url = new URL(request.url);
   let entries: Promise<readonly JournalEntry[]> | undefined;
   let journal: Promise<readonly Event[]> | undefined;
@@ -62,6 +75,7 @@ export function createContext(request: Request, env: EdgeBindings, now = new Dat
       return datasetWithJournal(dataset, events, RECENT_EVENTS_PER_PROVIDER);
     },
     journal: readJournal,
+    waitUntil,
     journalEntries: readEntries,
     async asset(path) {
       const response = await env.ASSETS.fetch(new Request(new URL(path, url.origin), { headers: request.headers }));

@@ -103,6 +103,8 @@ interface ReviewRequest {
   request: Request;
   now: Date;
   draftId: string;
+  /** Where the file's first try for git runs once the answer has left (the worker's `waitUntil`). */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }
 
 type Checked =
@@ -268,9 +270,11 @@ export async function answerReviewPost(review: ReviewRequest): Promise<Response>
     // A reset older than the provider's latest would reorder the history the build summed up: a pull request's.
     if ((await journalMisfit(env, edited.event)) !== null) return refuse('olderThanLatest', 409);
     if ((await confirmDraft(decider, draftId, edited.event, now)) !== 'recorded') return usedBefore();
-    // The file's first try for git, now (the edge app has no waitUntil): it never throws, and what does not land
-    // is the minute cron's. Nothing is tried without GITHUB_TOKEN.
-    await commitConfirmed({ ...env, DB: db }, draftId, now);
+    // The file's first try for git, after the answer (it never throws; what does not land is the minute cron's):
+    // the reviewer sees the outcome without waiting for GitHub. Nothing is tried without GITHUB_TOKEN.
+    const commit = commitConfirmed({ ...env, DB: db }, draftId, now);
+    if (review.waitUntil === undefined) await commit;
+    else review.waitUntil(commit);
     return seeOutcome();
   });
 }
