@@ -153,7 +153,7 @@ async function main(): Promise<void> {
   const link = confirmLinkIn(message!.body);
   if (link === undefined) throw new Error('the review message carries no confirm link');
   console.log(
-    `      review message: at the review channel ${((message!.at - cronAt) / 1000).toFixed(1)} s after the cron began, with the confirm link\n      ${link}`,
+    `      review message: at the review channel ${((message!.at - cronAt) / 1000).toFixed(2)} s after the cron began, with the confirm link\n      ${link}`,
   );
   stepStart = performance.now();
 
@@ -196,7 +196,7 @@ async function main(): Promise<void> {
   ];
   const seen = await Promise.all(
     outputs.map(([name, check]) =>
-      firstSeen(check, name, { timeoutMs: 60_000 }).then(
+      firstSeen(check, name, { timeoutMs: 60_000, intervalMs: 50 }).then(
         ({ at }) => [name, secondsSince(confirmedAt, at)] as const,
         () => [name, 'never'] as const,
       ),

@@ -157,8 +157,8 @@ export async function subscribePush(
     throw new Error(`POST /api/push/subscriptions answered ${response.status}: ${await response.text()}`);
 }
 
-/** Seconds since `start` (`performance.now()`), with one decimal, for the tables the demo and the test print. */
-export const secondsSince = (start: number, at = performance.now()): string => ((at - start) / 1000).toFixed(1);
+/** Seconds since `start` (`performance.now()`), to the hundredth, for the tables the demo and the test print. */
+export const secondsSince = (start: number, at = performance.now()): string => ((at - start) / 1000).toFixed(2);
 
 /**
  * Waits until `check` resolves to something other than undefined, polling every `intervalMs`, and resolves with it
