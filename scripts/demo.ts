@@ -5,14 +5,17 @@
 // subscriber and a GitHub repository, each a small server on 127.0.0.1. It walks a post through poll, draft, review
 // message, confirm (the reviewer's click, posted as the page's form), the board and each channel, printing each step
 // with the seconds it took, then keeps serving until Ctrl+C (the cron run every minute), or stops with `--once`.
-// `--port <n>` (or DEMO_PORT) chooses the port, 4330 by default.
+// `--port <n>` (or DEMO_PORT) chooses the port, 4330 by default. `--build <folder>` serves a copy of an existing
+// build (an `astro build` output folder: `client/`, `server/`) instead, whatever address it was built for: the
+// served test of this command (tests/demo-command.test.ts) hands it the tests' shared build.
 import { createECDH, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ChatReceiver, startChatReceiver } from './lib/demo/chat-receiver.ts';
 import {
+  atOrigin,
   confirmLinkIn,
   firstSeen,
   postConfirm,
@@ -28,17 +31,17 @@ import { DEMO_DIR, demoBuild } from './lib/demo/demo-build.ts';
 import { type FeedServer, rssFeed, startFeedServer } from './lib/demo/feed-server.ts';
 import { type GithubReceiver, startGithubReceiver } from './lib/demo/github-receiver.ts';
 import { type RecordingReceiver, startRecordingReceiver } from './lib/demo/recording-receiver.ts';
-import { startWebSubSubscriber, type WebSubSubscriber } from './lib/demo/websub-subscriber.ts';
+import { discover, startWebSubSubscriber, type WebSubSubscriber } from './lib/demo/websub-subscriber.ts';
 import { queryLocalD1 } from './lib/local-d1.ts';
 import { portIsFree, type RunningServer, startServer } from './lib/local-server.ts';
 
-const { values } = parseArgs({ options: { once: { type: 'boolean', default: false }, port: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { once: { type: 'boolean', default: false }, port: { type: 'string' }, build: { type: 'string' } },
+});
 const port = Number(values.port ?? process.env.DEMO_PORT ?? 4330);
 const base = `http://127.0.0.1:${port}`;
 /** A repository of the demo's own: the review links name it, and its contents API is the loopback receiver. */
-const OWNER = 'demo-owner';
-const REPO = 'departures-board';
-const repositoryUrl = `https://github.com/${OWNER}/${REPO}`;
+const DEMO_REPOSITORY_URL = 'https://github.com/demo-owner/departures-board';
 const githubToken = `github_pat_demo_${randomBytes(12).toString('hex')}`;
 
 const MINUTE = 60_000;
@@ -83,9 +86,30 @@ async function main(): Promise<void> {
   }
   console.log(`Departures Board demo: one post from a feed to every channel, on ${base}\n`);
 
-  console.log(`Building the site for ${base} in ${DEMO_DIR} (about a minute, unless the last build still fits)…`);
-  const { workerConfig, built } = await demoBuild(base, repositoryUrl);
-  step(built === 'kept' ? 'build: the last one fits the sources, used again' : 'build: made', workerConfig);
+  let workerConfig: string;
+  if (values.build === undefined) {
+    console.log(`Building the site for ${base} in ${DEMO_DIR} (about a minute, unless the last build still fits)…`);
+    const made = await demoBuild(base, DEMO_REPOSITORY_URL);
+    workerConfig = made.workerConfig;
+    step(made.built === 'kept' ? 'build: the last one fits the sources, used again' : 'build: made', workerConfig);
+  } else {
+    const copy = await mkdtemp(path.join(tmpdir(), 'departures-board-demo-copy-'));
+    closers.push(() => rm(copy, { recursive: true, force: true }));
+    // Without the .wrangler folders a server running on that build keeps beside its files.
+    await cp(values.build, copy, {
+      recursive: true,
+      filter: (source) => !source.split(path.sep).includes('.wrangler'),
+    });
+    workerConfig = path.join(copy, 'server/wrangler.json');
+    step(`build: a copy of ${values.build}`, workerConfig);
+  }
+  const buildDir = path.dirname(path.dirname(workerConfig));
+  // The repository the build links to (REPOSITORY_URL at its build): the one the worker commits to.
+  const watchConfig = JSON.parse(await readFile(path.join(buildDir, 'client/data/watch.json'), 'utf8')) as {
+    repositoryUrl: string | null;
+  };
+  const repositoryUrl = watchConfig.repositoryUrl ?? DEMO_REPOSITORY_URL;
+  const [owner = '', repo = ''] = new URL(repositoryUrl).pathname.split('/').filter(Boolean);
 
   const [feeds, chat, push, websub, github]: [
     FeedServer,
@@ -99,11 +123,11 @@ async function main(): Promise<void> {
     // A push service: it takes each push as Web Push services answer, `201 Created` (the payload stays encrypted).
     startRecordingReceiver({ noun: 'pushes', success: () => ({ status: 201 }), read: (body) => body }),
     startWebSubSubscriber(),
-    startGithubReceiver({ owner: OWNER, repo: REPO, token: githubToken }),
+    startGithubReceiver({ owner, repo, token: githubToken }),
   ]);
   closers.push(feeds.close, chat.close, push.close, websub.close, github.close);
   const feedUrl = `${feeds.origin}/provider_a_eng.rss`;
-  await watchLoopbackFeed(path.dirname(path.dirname(workerConfig)), feedUrl, repositoryUrl);
+  await watchLoopbackFeed(buildDir, feedUrl, repositoryUrl);
 
   state = await mkdtemp(path.join(tmpdir(), 'departures-board-demo-state-'));
   server = await startServer({
@@ -128,7 +152,10 @@ async function main(): Promise<void> {
     endpoint: `${push.origin}/browser`,
     keys: { p256dh: browser.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
   });
-  const hub = await websub.request(`${base}/websub`, 'subscribe', `${base}/feed.xml`, '/feed');
+  // Discovery as a WebSub subscriber does it (§4): the hub and the topic from the feed's Link header (the build's
+  // {base_url}: another address than this server's when the build was made for another).
+  const feed = await discover(`${base}/feed.xml`);
+  const hub = await websub.request(atOrigin(feed.hubs[0]!, base), 'subscribe', feed.self, '/feed');
   if (hub.status !== 202) throw new Error(`POST /websub answered ${hub.status}: ${await hub.text()}`);
   await websub.waitFor(() => websub.active('/feed'), 'the hub’s verification of the WebSub subscription', 60_000);
   step('subscribe: a Discord webhook, a browser’s push, WebSub to /feed.xml');
@@ -150,8 +177,9 @@ async function main(): Promise<void> {
   if (draft === undefined) throw new Error(`no draft ${id} in D1 after the cron's run`);
   console.log(`      draft: D1 holds draft ${id} (its review message ${String(draft['review_state'])})`);
   const [message] = await chat.waitFor(1, REVIEW_WEBHOOK_PATH, 60_000);
-  const link = confirmLinkIn(message!.body);
-  if (link === undefined) throw new Error('the review message carries no confirm link');
+  const linkInMessage = confirmLinkIn(message!.body);
+  if (linkInMessage === undefined) throw new Error('the review message carries no confirm link');
+  const link = atOrigin(linkInMessage, base);
   console.log(
     `      review message: at the review channel ${((message!.at - cronAt) / 1000).toFixed(2)} s after the cron began, with the confirm link\n      ${link}`,
   );
