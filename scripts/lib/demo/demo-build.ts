@@ -73,7 +73,8 @@ export async function demoBuild(
   await mkdir(DEMO_DIR, { recursive: true });
   if (record !== null) await rm(record.projectDir, { recursive: true, force: true });
   await rm(RECORD, { force: true });
-  const projectDir = await copyProject('departures-board-demo-build-');
+  // Inside DEMO_DIR: copyProject makes its folder under the temp folder with this prefix.
+  const projectDir = await copyProject(`${path.basename(DEMO_DIR)}/build-`);
   try {
     await buildSite({ siteUrl, projectDir, outDir: path.join(projectDir, 'dist'), repositoryUrl });
   } catch (error) {
