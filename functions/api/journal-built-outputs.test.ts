@@ -3,17 +3,23 @@ import ICAL from 'ical.js';
 import Papa from 'papaparse';
 import Parser from 'rss-parser';
 import { describe, expect, it } from 'vitest';
-import { fixtureFiles } from '../../scripts/lib/built-files.ts';
-import { edgeApp } from '../../scripts/lib/edge-app.ts';
 import { EventRecordSchema } from '../../src/core/provenance.ts';
 import { JsonFeedSchema } from '../../src/core/render/feed-formats.ts';
 import { TimelineResponseSchema, type Event } from '../../src/core/schemas.ts';
-import { daysBefore, makeEvent, NOW } from '../../src/core/test-events.ts';
+import { NOW } from '../../src/core/test-events.ts';
 import { createContext } from '../../src/server/context.ts';
-import { forgetLoadedData } from '../../src/server/data-source.ts';
 import { webSubChannel } from '../../src/server/delivery/channels/websub/index.ts';
-import { confirmDraft } from '../../src/server/journal/decide.ts';
 import { withdrawLive } from '../../src/server/journal/store.ts';
+import {
+  bodiesOf,
+  BUILT_AT,
+  CONFIRMED,
+  CONFIRMED_AT,
+  draftAndConfirm,
+  HISTORY,
+  journalApp,
+  ORIGIN,
+} from '../../tests/support/journal-fixture.ts';
 import { REAL_D1, stateDatabaseForFile } from '../../tests/support/state-d1.ts';
 import { defaultTimelineCsv, defaultTimelineJson } from './timeline.ts';
 
@@ -24,26 +30,6 @@ import { defaultTimelineCsv, defaultTimelineJson } from './timeline.ts';
  * built files of the history with the event, by the build's own functions, and an empty journal); the others and a
  * withdrawn event answer what the build alone does. Each answer is read as its readers read it.
  */
-
-const ORIGIN = 'http://localhost:4321';
-const BUILT_AT = new Date(NOW.getTime() - 6 * 3_600_000);
-const HISTORY: Event[] = [
-  ...Array.from({ length: 8 }, (_, index) =>
-    makeEvent({ id: `a-${index}`, provider: 'provider_a', announcedAt: daysBefore(60 - index * 7) }),
-  ),
-  makeEvent({ id: 'b-tease', provider: 'provider_b', kind: 'tease', announcedAt: daysBefore(3) }),
-  ...Array.from({ length: 4 }, (_, index) =>
-    makeEvent({ id: `c-${index}`, provider: 'provider_c', announcedAt: daysBefore(50 - index * 12) }),
-  ),
-];
-// Posted after the build, confirmed an hour later.
-const CONFIRMED = makeEvent({
-  id: 'confirmed-reset',
-  provider: 'provider_a',
-  announcedAt: new Date(NOW.getTime() - 2 * 3_600_000).toISOString(),
-  summary: 'Limits reset, confirmed through review.',
-});
-const CONFIRMED_AT = new Date(NOW.getTime() - 3_600_000);
 
 /** The selections that hold the confirmed event. */
 const HOLDING = [
@@ -65,39 +51,9 @@ const PATHS = [...HOLDING, ...OTHERS];
 
 const state = stateDatabaseForFile();
 
-const appOf = (events: readonly Event[], builtAt: Date) => {
-  forgetLoadedData();
-  return edgeApp(fixtureFiles(events, builtAt, ORIGIN), { origin: ORIGIN, push: { DB: state.db } });
-};
-
-/** The answers of the built files of `events` at `builtAt` to every path, with the state database's journal. */
-async function answers(events: readonly Event[], builtAt: Date): Promise<Record<string, string>> {
-  const app = appOf(events, builtAt);
-  const bodies: Record<string, string> = {};
-  for (const path of PATHS) {
-    const response = (await app.request(path, undefined, NOW))!;
-    expect(response.status, path).toBe(200);
-    bodies[path] = await response.text();
-  }
-  return bodies;
-}
-
-async function confirm(event: Event) {
-  await state.db
-    .prepare(
-      `INSERT INTO watch_drafts (id, provider, source_url, file, found_at, review_next_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?5)`,
-    )
-    .bind(
-      event.id,
-      event.provider,
-      event.sourceUrl,
-      JSON.stringify({ ...event, verified: false }),
-      BUILT_AT.toISOString(),
-    )
-    .run();
-  expect(await confirmDraft({ DB: state.db }, event.id, event, CONFIRMED_AT)).toBe('recorded');
-}
+const appOf = (events: readonly Event[], builtAt: Date) => journalApp(state.db, events, builtAt);
+const answers = async (events: readonly Event[], builtAt: Date) => bodiesOf(appOf(events, builtAt), PATHS);
+const confirm = async (event: Event) => expect(await draftAndConfirm(state.db, event)).toBe('recorded');
 
 const rss = new Parser<Record<string, unknown>, { guid?: string; id?: string; link?: string }>();
 const pageUrl = `${ORIGIN}/provider_a#event-${CONFIRMED.id}`;

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureFiles } from '../../../scripts/lib/built-files.ts';
-import { edgeApp } from '../../../scripts/lib/edge-app.ts';
-import { daysBefore, makeEvent, NOW } from '../../core/test-events.ts';
+import { NOW } from '../../core/test-events.ts';
 import type { Event } from '../../core/schemas.ts';
+import {
+  bodiesOf,
+  BUILT_AT,
+  CONFIRMED,
+  CONFIRMED_AT,
+  draftAndConfirm,
+  HISTORY,
+  journalApp,
+} from '../../../tests/support/journal-fixture.ts';
 import { REAL_D1, stateDatabaseForFile } from '../../../tests/support/state-d1.ts';
-import { forgetLoadedData } from '../data-source.ts';
 import { confirmDraft } from './decide.ts';
 import { withdrawLive } from './store.ts';
 
@@ -14,23 +20,6 @@ import { withdrawLive } from './store.ts';
  * the same moment (the reference is a second set of built files made from the events with the confirmed one,
  * by the build's own functions); withdrawn, the outputs are the build's again.
  */
-
-const ORIGIN = 'http://localhost:4321';
-const BUILT_AT = new Date(NOW.getTime() - 6 * 3_600_000);
-const HISTORY: Event[] = [
-  ...Array.from({ length: 8 }, (_, index) =>
-    makeEvent({ id: `a-${index}`, provider: 'provider_a', announcedAt: daysBefore(60 - index * 7) }),
-  ),
-  makeEvent({ id: 'b-tease', provider: 'provider_b', kind: 'tease', announcedAt: daysBefore(3) }),
-  makeEvent({ id: 'c-reset', provider: 'provider_c', announcedAt: daysBefore(20) }),
-];
-// Posted after the build, confirmed an hour later.
-const CONFIRMED = makeEvent({
-  id: 'confirmed-reset',
-  provider: 'provider_a',
-  announcedAt: new Date(NOW.getTime() - 2 * 3_600_000).toISOString(),
-});
-const CONFIRMED_AT = new Date(NOW.getTime() - 3_600_000);
 
 const PATHS = [
   '/api/status',
@@ -47,35 +36,8 @@ const PATHS = [
 
 const state = stateDatabaseForFile();
 
-/** The answers of `files` (the built files of a history) to every path, with the state database's journal. */
-async function answers(events: readonly Event[], builtAt: Date): Promise<Record<string, string>> {
-  forgetLoadedData();
-  const app = edgeApp(fixtureFiles(events, builtAt, ORIGIN), { origin: ORIGIN, push: { DB: state.db } });
-  const bodies: Record<string, string> = {};
-  for (const path of PATHS) {
-    const response = (await app.request(path, undefined, NOW))!;
-    expect(response.status, path).toBe(200);
-    bodies[path] = await response.text();
-  }
-  return bodies;
-}
-
-async function confirm(event: Event) {
-  await state.db
-    .prepare(
-      `INSERT INTO watch_drafts (id, provider, source_url, file, found_at, review_next_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?5)`,
-    )
-    .bind(
-      event.id,
-      event.provider,
-      event.sourceUrl,
-      JSON.stringify({ ...event, verified: false }),
-      BUILT_AT.toISOString(),
-    )
-    .run();
-  return confirmDraft({ DB: state.db }, event.id, event, CONFIRMED_AT);
-}
+const answers = (events: readonly Event[], builtAt: Date) => bodiesOf(journalApp(state.db, events, builtAt), PATHS);
+const confirm = (event: Event) => draftAndConfirm(state.db, event);
 
 describe('the journal at the edge', REAL_D1, () => {
   it('answers as a build that holds the confirmed event does, and as before once it is withdrawn', async () => {
