@@ -90,7 +90,7 @@ export async function measureJournalReads(): Promise<JournalReads[]> {
       .run();
     await measure(`${JOURNAL_EVENTS} live events, 1,000 retired`);
     await db.prepare("UPDATE journal SET state = 'retired' WHERE state = 'live'").run();
-    await measure(`empty, ${1000 + JOURNAL_EVENTS} retired`);
+    await measure(`empty, ${(1000 + JOURNAL_EVENTS).toLocaleString('en')} retired`);
   } finally {
     await proxy.dispose();
     await rm(folder, { recursive: true, force: true });
