@@ -160,7 +160,7 @@ async function npmStartInCopy(): Promise<{
 
 beforeAll(async () => {
   copy = await copyProject('departures-board-deployment-');
-  // "Replacing the sample data" (README): delete the sample events and the marker, add real events. Whatever the
+  // "Replacing the sample data" (docs/content.md): delete the sample events and the marker, add real events. Whatever the
   // checkout holds (the sample set, real events without a marker, nothing), the copy holds these alone.
   await rm(path.join(copy, 'content/events'), { recursive: true, force: true });
   await rm(path.join(copy, 'content/dataset.json'), { force: true });

@@ -184,7 +184,7 @@ describe('GitHub workflows', () => {
     expect(checks).toBeGreaterThan(publish);
     const report = watchSteps.slice(checks + 1).find((step) => /statuses\/\$SHA/.test(step.run ?? ''));
     expect(report?.if).toMatch(/always\(\)/);
-    expect(readFileSync('README.md', 'utf8')).toContain('checks (watch)');
+    expect(readFileSync('docs/watch.md', 'utf8')).toContain('checks (watch)');
   });
 });
 
