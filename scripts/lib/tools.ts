@@ -18,12 +18,16 @@ export const VITEST = path.join(projectRoot, 'node_modules/vitest/vitest.mjs');
  * `X_LOCAL_OBSERVABILITY: 'false'`: wrangler dev otherwise keeps a local trace store (`<state>/v3/observability`)
  * that records each outgoing fetch's whole URL, webhook URLs and push endpoints included (docs/deploy.md, "Logs and
  * traces"); production traces are off in wrangler.jsonc for the same reason.
+ * `CLOUDFLARE_CF_FETCH_ENABLED: 'false'`: Miniflare (the build's prerendering and `wrangler dev`) otherwise fetches
+ * a sample `Request.cf` object from Cloudflare every 30 days, and offline prints an `ENOTFOUND` stack trace for each
+ * workerd it starts; the worker reads nothing from `request.cf`, and the tests' servers already use the placeholder.
  */
 export const quietToolEnv = {
   ASTRO_TELEMETRY_DISABLED: '1',
   WRANGLER_SEND_METRICS: 'false',
   NO_COLOR: '1',
   X_LOCAL_OBSERVABILITY: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
 };
 
 /**
