@@ -112,8 +112,11 @@ export function checkSiteUrl(siteUrl: string | undefined): DoctorFindings {
   return { problems: [], notes: [`SITE_URL: ${url.origin}${url.pathname === '/' ? '' : url.pathname}`] };
 }
 
-/** Where a setting was found: the doctor's environment (or env file), the deployed worker's secret list, nowhere. */
-export type SettingSource = 'environment' | 'worker' | 'absent';
+/**
+ * Where a setting was found: the doctor's environment (or env file), the deployed worker's secret list, made on
+ * this machine for a local server (`npm start`'s VAPID pair), nowhere.
+ */
+export type SettingSource = 'environment' | 'worker' | 'local' | 'absent';
 
 /**
  * What the doctor knows of the worker's settings: their values from its environment (never printed) and, given a
@@ -124,17 +127,25 @@ export interface SettingsInput {
   /** The deployed worker's secret names; `null` when they were not listed (with `workerSecretsNote` saying why). */
   workerSecrets: readonly string[] | null;
   workerSecretsNote?: string;
+  /** Settings whose values (in `env`) this machine made for a local server, and the file that keeps them. */
+  madeLocally?: { names: readonly string[]; file: string };
 }
 
 const VAPID = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const;
 
 function sourceOf(name: string, input: SettingsInput): SettingSource {
+  if (input.env[name] && input.madeLocally?.names.includes(name)) return 'local';
   if (input.env[name]) return 'environment';
   if (input.workerSecrets?.includes(name)) return 'worker';
   return 'absent';
 }
 
-const where = (source: SettingSource) => (source === 'worker' ? 'set in the worker' : 'set');
+const where = (source: SettingSource, input?: SettingsInput) =>
+  source === 'worker'
+    ? 'set in the worker'
+    : source === 'local'
+      ? `made locally (${input?.madeLocally?.file ?? 'on this machine'})`
+      : 'set';
 
 /** A Discord or Slack webhook over https: what the review and ops channels accept. */
 function checkWebhook(name: string, value: string | undefined, purpose: string): string[] {
@@ -170,7 +181,7 @@ export function checkSettings(input: SettingsInput): DoctorFindings {
     );
   } else {
     findings.notes.push(
-      `VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT: ${where(present[0]![1])}: browser push is on`,
+      `VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT: ${where(present[0]![1], input)}: browser push is on`,
     );
   }
   const publicKey = env.VAPID_PUBLIC_KEY;

@@ -25,6 +25,8 @@ export interface BuildOptions {
   projectDir?: string;
   /** `REPOSITORY_URL` for this build (the commit, review and report links); left out, the environment's. */
   repositoryUrl?: string;
+  /** The build's output as it comes (with `stdio: 'pipe'`): `npm start` counts the files and keeps a log. */
+  onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
 }
 
 /** `astro build` with `{base_url}` (and optionally another event tree); rejects with the build's output. */
@@ -35,6 +37,7 @@ export function buildSite({
   stdio = 'pipe',
   projectDir,
   repositoryUrl,
+  onOutput,
 }: BuildOptions): Promise<string> {
   // NODE_ENV=production whatever the caller's (vitest sets `test`, which makes Vite build with DEV=true).
   const env = {
@@ -46,7 +49,10 @@ export function buildSite({
     ...(repositoryUrl ? { REPOSITORY_URL: repositoryUrl } : {}),
   };
   const args = ['build', ...(outDir ? ['--outDir', outDir] : [])];
-  return runTool(astroEntry(projectDir ?? projectRoot), args, env, stdio, 'astro build', { cwd: projectDir });
+  return runTool(astroEntry(projectDir ?? projectRoot), args, env, stdio, 'astro build', {
+    cwd: projectDir,
+    ...(onOutput ? { onOutput } : {}),
+  });
 }
 
 export interface ServeOptions {
@@ -69,6 +75,8 @@ export interface ServeOptions {
    * (never set by `npm start`).
    */
   vars?: Readonly<Record<string, string>>;
+  /** `false`: the caller applied the migrations itself (`migrateLocalState`), as `npm start` does to time them. */
+  migrate?: boolean;
   /**
    * The debugger's port. Left out, wrangler takes 9229 or the next free one, and two servers or a build's
    * prerendering starting at the same moment can both pick the same one (EADDRINUSE).
@@ -94,12 +102,9 @@ export async function serveBuild({
   vapid,
   secrets = {},
   inspectorPort,
+  migrate = true,
 }: ServeOptions): Promise<ChildProcess> {
-  // A worker with the push database (every build of the site; not a test's own small worker) gets its schema.
-  const { d1_databases: databases = [] } = JSON.parse(await readFile(workerConfig, 'utf8')) as {
-    d1_databases?: D1DatabaseConfig[];
-  };
-  if (databases.length > 0) await applyMigrations(databases, persistTo);
+  if (migrate) await migrateLocalState(workerConfig, persistTo);
   const secretsFile = await writeSecretsFile(persistTo, { ...(vapid ?? (await vapidSecrets())), ...secrets });
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
   if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));
@@ -115,6 +120,18 @@ export async function serveBuild({
   // The file lives as long as the server: secrets set in the environment get no lasting copy on disk.
   server.on('exit', () => void rm(secretsFile, { force: true }));
   return server;
+}
+
+/**
+ * The push database's migrations applied to the local D1 in `persistTo`, for a worker with that database (every
+ * build of the site; not a test's own small worker). Resolves with how many databases it has.
+ */
+export async function migrateLocalState(workerConfig: string, persistTo: string): Promise<number> {
+  const { d1_databases: databases = [] } = JSON.parse(await readFile(workerConfig, 'utf8')) as {
+    d1_databases?: D1DatabaseConfig[];
+  };
+  if (databases.length > 0) await applyMigrations(databases, persistTo);
+  return databases.length;
 }
 
 /** The secrets as an env file (`NAME=value` lines) that only its owner can read, in the state folder. */

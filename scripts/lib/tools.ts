@@ -41,12 +41,24 @@ export function runTool(
   env: NodeJS.ProcessEnv,
   stdio: StdioOptions,
   what: string,
-  { cwd = projectRoot, signal }: { cwd?: string | undefined; signal?: AbortSignal } = {},
+  {
+    cwd = projectRoot,
+    signal,
+    onOutput,
+  }: {
+    cwd?: string | undefined;
+    signal?: AbortSignal;
+    /** Each piece of output as it comes (with `stdio: 'pipe'`), and which stream it came on. */
+    onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
+  } = {},
 ) {
   const child = spawn(process.execPath, [entry, ...args], { cwd, env, stdio, ...(signal ? { signal } : {}) });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  for (const stream of ['stdout', 'stderr'] as const)
+    child[stream]?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      onOutput?.(chunk.toString(), stream);
+    });
   return new Promise<string>((resolve, reject) => {
     child.on('error', reject);
     // 'close', not 'exit': the output streams may still hold the end of the output at 'exit'.
