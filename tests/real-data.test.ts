@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/local-server.ts';
@@ -128,12 +129,13 @@ function buildInCopy(siteUrl: string, outDir: string) {
 
 /**
  * `npm start` in the copy, as a person runs it in a terminal: PORT set, no SITE_URL, in a process group of its
- * own (a terminal's foreground job). Resolves when it prints its address.
+ * own (a terminal's foreground job). Resolves when its screen is printed, with the address it names.
  */
 async function npmStartInCopy(): Promise<{
   child: ChildProcess;
   port: number;
   address: string;
+  screen: string;
   exited: Promise<void>;
 }> {
   const port = await freePort();
@@ -147,15 +149,16 @@ async function npmStartInCopy(): Promise<{
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const address = await new Promise<string>((resolve, reject) => {
+  const screen = await new Promise<string>((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const announced = /is served at (http:\/\/\S+?)[.;]? /.exec(output)?.[1];
-      if (announced) resolve(announced);
+      // The screen's last line.
+      if (/the whole log is in \S+\.\n/.test(output)) resolve(output);
     });
   });
-  return { child, port, address, exited };
+  const address = /is served at (http:\/\/\S+?)[.;]? /.exec(screen)?.[1] ?? '';
+  return { child, port, address, screen, exited };
 }
 
 beforeAll(async () => {
@@ -187,6 +190,34 @@ describe('a copy of the project with real events instead of the sample set', () 
     const start = await npmStartInCopy();
     try {
       expect(start.address).toBe(`http://localhost:${start.port}`);
+      // A screen, not a log: a line per phase, the address, each setting of the local server, no stack trace.
+      const lines = start.screen.trimEnd().split('\n');
+      expect(lines.length).toBeLessThanOrEqual(25);
+      expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([]);
+      expect(start.screen).not.toMatch(/ENOTFOUND|records\/\d/);
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          `  port ${start.port} on localhost: free`,
+          expect.stringMatching(
+            /^ {2}building the site for http:\/\/localhost:\d+… \d+ pages and data files, [\d.]+ s$/,
+          ),
+          expect.stringMatching(
+            /^ {2}migrating the local D1 \(\.wrangler\/state\)… all \d+ migrations applied, [\d.]+ s$/,
+          ),
+          expect.stringMatching(/^ {2}starting workerd… answering, [\d.]+ s$/),
+          `Departures Board is served at ${start.address}. Ctrl+C stops it.`,
+          `  SITE_URL: absent: the pages' links point to this server (${start.address})`,
+        ]),
+      );
+      for (const setting of [
+        'VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT: ',
+        'REVIEW_WEBHOOK_URL: ',
+        'REVIEW_SIGNING_KEY: ',
+        'OPS_WEBHOOK_URL: ',
+        'TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET: ',
+        'GITHUB_TOKEN: ',
+      ])
+        expect(lines.filter((line) => line.startsWith(`  ${setting}`)).length, setting).toBe(1);
       // Asked the moment the address is printed: it must already answer.
       expect((await fetch(`${start.address}/`)).status).toBe(200);
       expect(await readFile(path.join(copy, 'dist/client/_headers'), 'utf8')).not.toMatch(/X-Sample-Data/i);
@@ -224,6 +255,7 @@ describe('a copy of the project with real events instead of the sample set', () 
     } finally {
       for (const pid of [start.child.pid!, ...(await descendantsOf(start.child.pid!))])
         if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+      await rm(path.join(tmpdir(), `departures-board-start-${start.port}.log`), { force: true });
     }
   }, 300_000);
 
