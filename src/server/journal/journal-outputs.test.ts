@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NOW } from '../../core/test-events.ts';
 import type { Event } from '../../core/schemas.ts';
 import {
@@ -71,5 +71,21 @@ describe('the journal at the edge', REAL_D1, () => {
     await state.empty();
     const heldAlone = await answers([...HISTORY, CONFIRMED], CONFIRMED_AT);
     for (const path of PATHS) expect(heldAndJournal[path], path).toBe(heldAlone[path]);
+  });
+
+  it('leaves out a row that holds no event (written by hand), and serves the build alone', async () => {
+    const before = await answers(HISTORY, BUILT_AT);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await state.db
+      .prepare(
+        `INSERT INTO journal (id, draft_id, provider, event, confirmed_at, state, state_at, git_next_at)
+         VALUES ('by-hand', 'by-hand', 'provider_a', '{"id":"by-hand","kind":"reset"}', ?1, 'live', ?1, ?1)`,
+      )
+      .bind(CONFIRMED_AT.toISOString())
+      .run();
+    const after = await answers(HISTORY, BUILT_AT);
+    for (const path of PATHS) expect(after[path], path).toBe(before[path]);
+    expect(logged).toHaveBeenCalledWith('journal row by-hand does not hold an event; it is left out of every output');
+    logged.mockRestore();
   });
 });

@@ -1,3 +1,4 @@
+import { hasEventFrame } from '../../core/journal/event-frame.ts';
 import { EventSchema, type Event } from '../../core/schemas.ts';
 
 /**
@@ -43,21 +44,35 @@ interface JournalRow {
 const COLUMNS = `id, draft_id, event, confirmed_at, state, state_at, retired_build, git_state, git_attempts,
   git_next_at, git_error, git_commit`;
 
-// The row's event was validated when it was confirmed; it is parsed again here so that a row written by an older
-// version of the code, or by hand, can never put an invalid event on an output.
-const entryOf = (row: JournalRow): JournalEntry => ({
-  event: EventSchema.parse(JSON.parse(row.event)),
-  draftId: row.draft_id,
-  confirmedAt: row.confirmed_at,
-  state: row.state,
-  stateAt: row.state_at,
-  retiredBuild: row.retired_build,
-  gitState: row.git_state,
-  gitAttempts: row.git_attempts,
-  gitNextAt: row.git_next_at,
-  gitError: row.git_error,
-  gitCommit: row.git_commit,
-});
+// The row's event was validated when it was confirmed (`insertConfirmed` parses it); a read looks at its frame only
+// (src/core/journal/event-frame.ts), and a row without one is left out and logged, never shown.
+function entryOf(row: JournalRow): JournalEntry | null {
+  let event: unknown;
+  try {
+    event = JSON.parse(row.event);
+  } catch {
+    event = undefined;
+  }
+  if (!hasEventFrame(event, row.id)) {
+    console.error(`journal row ${row.id} does not hold an event; it is left out of every output`);
+    return null;
+  }
+  return {
+    event,
+    draftId: row.draft_id,
+    confirmedAt: row.confirmed_at,
+    state: row.state,
+    stateAt: row.state_at,
+    retiredBuild: row.retired_build,
+    gitState: row.git_state,
+    gitAttempts: row.git_attempts,
+    gitNextAt: row.git_next_at,
+    gitError: row.git_error,
+    gitCommit: row.git_commit,
+  };
+}
+
+const entriesOf = (rows: readonly JournalRow[]): JournalEntry[] => rows.map(entryOf).filter((entry) => entry !== null);
 
 /**
  * The live journal, in the order it was confirmed: what every output adds to the build's events. One indexed read
@@ -67,7 +82,7 @@ export async function readLiveJournal(db: D1Database): Promise<JournalEntry[]> {
   const { results } = await db
     .prepare(`SELECT ${COLUMNS} FROM journal WHERE state = 'live' ORDER BY confirmed_at, id`)
     .all<JournalRow>();
-  return results.map(entryOf);
+  return entriesOf(results);
 }
 
 /** One entry whatever its state (the review page, the event's provenance), or null. */
@@ -94,7 +109,15 @@ export const insertConfirmed = (
        WHERE EXISTS (SELECT 1 FROM watch_drafts WHERE id = ?2 AND decision = 'confirmed' AND decided_at = ?6)
        ON CONFLICT (id) DO NOTHING`,
     )
-    .bind(event.id, draftId, event.provider, JSON.stringify(event), now.toISOString(), onlyIfDecidedAt);
+    .bind(
+      event.id,
+      draftId,
+      event.provider,
+      // Validated here, once: every read trusts the row after a look at its frame.
+      JSON.stringify(EventSchema.parse(event)),
+      now.toISOString(),
+      onlyIfDecidedAt,
+    );
 
 /**
  * Takes a live event out of the journal before its file reached git: it leaves every output, its commit is not
