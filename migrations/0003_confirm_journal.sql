@@ -28,3 +28,24 @@ CREATE TABLE journal (
 ) WITHOUT ROWID;
 CREATE INDEX journal_live ON journal (state) WHERE state = 'live';
 CREATE INDEX journal_git_due ON journal (git_next_at) WHERE git_state = 'pending';
+
+-- The journal's version: one row whose stamp every change of the journal (a confirm, a withdrawal, a retirement)
+-- replaces with a random one, by the triggers below, so that no writer can forget it and no stamp comes back (a
+-- counter would start again at 1 if the row were deleted, and an isolate could take the new journal for the old).
+-- A request reads this one row (one row read); an isolate reads the journal's rows again only when the stamp changed
+-- (src/server/journal/read.ts), so the rows a request reads do not grow with the journal.
+CREATE TABLE journal_version (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  version TEXT NOT NULL
+);
+INSERT INTO journal_version (id, version) VALUES (1, lower(hex(randomblob(8))));
+CREATE TRIGGER journal_inserted AFTER INSERT ON journal
+BEGIN
+  INSERT INTO journal_version (id, version) VALUES (1, lower(hex(randomblob(8))))
+    ON CONFLICT (id) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER journal_state_changed AFTER UPDATE OF state ON journal
+BEGIN
+  INSERT INTO journal_version (id, version) VALUES (1, lower(hex(randomblob(8))))
+    ON CONFLICT (id) DO UPDATE SET version = excluded.version;
+END;

@@ -54,11 +54,14 @@ function literal(value: SQLOutputValue): string {
   return `X'${Buffer.from(value).toString('hex')}'`;
 }
 
-/** Every row of the new tables as INSERT statements, parents before children (the order migrations/ made them). */
+/**
+ * Every row of the new tables as INSERT statements, parents before children (the order migrations/ made them). Not
+ * `journal_version`: its one row is the new database's own, written by its migration (0003).
+ */
 function rowsAsSql(database: DatabaseSync): string {
   const tables = database
     .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'd1_migrations' ORDER BY rowid",
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('d1_migrations', 'journal_version') ORDER BY rowid",
     )
     .all()
     .map((row) => String(row['name']));

@@ -88,4 +88,26 @@ describe('the journal at the edge', REAL_D1, () => {
     expect(logged).toHaveBeenCalledWith('journal row by-hand does not hold an event; it is left out of every output');
     logged.mockRestore();
   });
+
+  it('reads the journal’s rows again only when its version changed: one row a request otherwise', async () => {
+    const statements: string[] = [];
+    const counted = new Proxy(state.db, {
+      get(target, name, receiver) {
+        if (name !== 'prepare') return Reflect.get(target, name, receiver) as unknown;
+        return (sql: string) => {
+          statements.push(sql.includes('FROM journal_version') ? 'version' : 'journal');
+          return target.prepare(sql);
+        };
+      },
+    });
+    await draftAndConfirm(state.db, CONFIRMED);
+    const app = journalApp(counted, HISTORY, BUILT_AT);
+    await bodiesOf(app, ['/api/status', '/api/status']);
+    expect(statements).toEqual(['version', 'journal', 'version']);
+    await withdrawLive(state.db, CONFIRMED.id, NOW);
+    statements.length = 0;
+    const [status] = Object.values(await bodiesOf(app, ['/api/status']));
+    expect(statements).toEqual(['version', 'journal']);
+    expect(status).not.toContain(CONFIRMED.id);
+  });
 });

@@ -1,17 +1,27 @@
 import type { Event } from '../../core/schemas.ts';
-import { type JournalEntry, readLiveJournal } from './store.ts';
+import { type JournalEntry, readJournalVersion, readLiveJournal } from './store.ts';
 
 /**
  * What every output that lists events or derives the board adds to the build's data: the live journal's events
- * (decisions.md, "Confirmed within a minute"). Read on every request that needs it, never kept by the isolate, so
- * that a confirm or a withdrawal shows on the next request whichever isolate answers it; an empty journal costs one
- * indexed D1 read that returns no row (docs/performance.md, "The journal's cost"). Without D1 there is no journal.
- * A D1 that does not answer leaves the build's data alone, as if the journal were empty, and says so in the log:
- * the event is not lost (its row waits in D1) and the page is not broken.
+ * (decisions.md, "Confirmed within a minute"). Each request asks D1 for the journal's version (one row: the table
+ * `journal_version`, a random stamp a trigger replaces at every confirm, withdrawal and retirement); the isolate keeps
+ * the live entries of the version it last read and reads them again only when the stamp changed. So a confirm or a
+ * withdrawal shows on the next request whichever isolate answers it, and a request reads one row however long the
+ * journal is (docs/performance.md, "The journal's cost"). The version is read before the entries: an isolate may then
+ * keep newer entries under an older stamp (read again at the next request), never older entries under a newer one.
+ * Without D1 there is no journal. A D1 that does not answer leaves the build's data alone, as if the journal were
+ * empty, and says so in the log: the event is not lost (its row waits in D1) and the page is not broken.
  */
 export async function journalEvents(db: D1Database | undefined): Promise<readonly Event[]> {
   return (await liveJournal(db)).map((entry) => entry.event);
 }
+
+let kept: { db: D1Database; version: string; entries: readonly JournalEntry[] } | undefined;
+
+/** Forgets the kept entries: what a fresh isolate starts from (the CPU benchmark's cold start). */
+export const forgetKeptJournal = (): void => {
+  kept = undefined;
+};
 
 /**
  * The live journal's entries, read as `journalEvents` reads them: for the outputs that also say when an event was
@@ -20,7 +30,12 @@ export async function journalEvents(db: D1Database | undefined): Promise<readonl
 export async function liveJournal(db: D1Database | undefined): Promise<readonly JournalEntry[]> {
   if (db === undefined) return [];
   try {
-    return await readLiveJournal(db);
+    const version = await readJournalVersion(db);
+    if (version !== null && kept?.db === db && kept.version === version) return kept.entries;
+    const entries = await readLiveJournal(db);
+    // A missing version row (deleted by hand) is never kept: every request reads the entries then.
+    kept = version === null ? undefined : { db, version, entries };
+    return entries;
   } catch (error) {
     console.error('the journal of confirmed events could not be read; serving the build alone:', error);
     return [];

@@ -85,6 +85,11 @@ export async function readLiveJournal(db: D1Database): Promise<JournalEntry[]> {
   return entriesOf(results);
 }
 
+/** The journal's version stamp (`journal_version`, new at every change by a trigger), or null without its row. */
+export async function readJournalVersion(db: D1Database): Promise<string | null> {
+  return db.prepare('SELECT version FROM journal_version WHERE id = 1').first<string>('version');
+}
+
 /** One entry whatever its state (the review page, the event's provenance), or null. */
 export async function readJournalEntry(db: D1Database, id: string): Promise<JournalEntry | null> {
   const row = await db.prepare(`SELECT ${COLUMNS} FROM journal WHERE id = ?1`).bind(id).first<JournalRow>();
