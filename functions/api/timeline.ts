@@ -27,20 +27,21 @@ const csvHeaders = (selection: TimelineSelection) => ({
 const DEFAULT_SELECTION = { provider: 'all', limit: TIMELINE_LIMIT.default } as const;
 
 /**
- * The default selection's JSON as the build writes it, from the data set with the journal folded in: its
+ * The default selection's JSON as the build writes it, from the default timeline's slice of the data set (each
+ * provider's 200 newest, `DATASET_SLICES.timeline`) with the journal folded in: its
  * `updatedAt` is the time of a build holding the journal's events (`journalBuiltAt`, docs/watch.md), which for an
  * empty journal is the build's own, so that the built file's bytes are what this writes then (its test).
  */
-export async function defaultTimelineJson(context: Pick<EdgeContext, 'dataset' | 'journalEntries'>) {
-  const [dataset, journal] = await Promise.all([context.dataset(), context.journalEntries()]);
+export async function defaultTimelineJson(context: Pick<EdgeContext, 'datasetSlice' | 'journalEntries'>) {
+  const [dataset, journal] = await Promise.all([context.datasetSlice('timeline'), context.journalEntries()]);
   const builtAt = journalBuiltAt(dataset.builtAt, journal, undefined) ?? dataset.builtAt;
   return buildTimelineResponse(dataset, DEFAULT_SELECTION, new Date(builtAt));
 }
 
 /** The default selection's CSV as the build writes it (no time in it), from the data set with the journal. */
-export const defaultTimelineCsv = async (context: Pick<EdgeContext, 'dataset'>): Promise<string> =>
+export const defaultTimelineCsv = async (context: Pick<EdgeContext, 'datasetSlice'>): Promise<string> =>
   renderTimelineCsv(
-    recentEvents(await context.dataset(), DEFAULT_SELECTION.provider, DEFAULT_SELECTION.limit),
+    recentEvents(await context.datasetSlice('timeline'), DEFAULT_SELECTION.provider, DEFAULT_SELECTION.limit),
     BASE_URL,
   );
 

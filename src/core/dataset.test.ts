@@ -4,6 +4,7 @@ import { deriveBoard, boardFromSummaries } from './board.ts';
 import { PRERENDERED_FILES } from './prerendered.ts';
 import {
   buildEdgeDataset,
+  DATASET_SLICES,
   EDGE_DATASET_PATH,
   EDGE_SUMMARIES_PATH,
   EdgeDatasetSchema,
@@ -98,5 +99,34 @@ describe('the summaries’ own file', () => {
       summaries: Object.fromEntries(PROVIDERS.map((provider) => [provider, board.providers[provider]!.summary])),
       stamp: board.stamp,
     });
+  });
+});
+
+describe('the slices of the data set', () => {
+  it('hold the data set of the same build with each provider’s newest events cut to the slice’s length', () => {
+    const many = Array.from({ length: 1_000 }, (_, index) =>
+      makeEvent({
+        id: `n${index}`,
+        provider: PROVIDERS[index % 4 === 3 ? 1 : index % 3]!,
+        announcedAt: new Date(NOW.getTime() - (index + 1) * 60_000).toISOString(),
+      }),
+    );
+    const input = { published: publishEvents(many, NOW), baseUrl: 'https://board.example', buildId: 'b1' };
+    const board = JSON.parse(PRERENDERED_FILES[EDGE_DATASET_PATH]!(input)) as {
+      providers: Record<string, { recent: unknown[] }>;
+    };
+    for (const { path, perProvider } of Object.values(DATASET_SLICES)) {
+      const slice = JSON.parse(PRERENDERED_FILES[path]!(input)) as typeof board;
+      expect(slice, path).toEqual({
+        ...board,
+        providers: Object.fromEntries(
+          PROVIDERS.map((provider) => [
+            provider,
+            { ...board.providers[provider], recent: board.providers[provider]!.recent.slice(0, perProvider) },
+          ]),
+        ),
+      });
+      for (const provider of PROVIDERS) expect(slice.providers[provider]!.recent, path).toHaveLength(perProvider);
+    }
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BuildStampSchema } from './build-stamp.ts';
 import { TIMELINE_LIMIT, type ProviderFilter } from './api/query.ts';
 import { ProviderSchema } from './enums.ts';
+import { FEED_ITEM_LIMIT } from './render/feed-formats.ts';
 import { forecastScores, ForecastScoresSchema } from './forecast/skill.ts';
 import { providerForecastTrackRecord } from './forecast/track-record.ts';
 import { ProviderSummarySchema, summarizeProvider, type ProviderSummary } from './history.ts';
@@ -30,12 +31,28 @@ export const EDGE_SUMMARIES_PATH = '/data/summaries.json';
  */
 export const BOARD_PAGE_DATASET_PATH = '/data/board-page.json';
 export const BOARD_PAGE_RECENT_EVENTS = 10;
-export const boardPageDataset = (dataset: EdgeDataset): EdgeDataset => ({
+export const boardPageDataset = (dataset: EdgeDataset): EdgeDataset => datasetSlice(dataset, BOARD_PAGE_RECENT_EVENTS);
+/**
+ * The slices of the edge data set that the outputs the build writes whole read when the journal holds one of their
+ * events and the edge writes them (src/core/journal/built-outputs.ts): each provider's newest events, as many as
+ * the output can list, so that a cold isolate writing a feed parses about 110 KiB at 10,000 events, not 550
+ * (docs/performance.md, "The journal's cost"). The feeds list at most 100 of a selection (`FEED_ITEM_LIMIT`); the
+ * default timeline 200 across the providers, so each provider's 200 newest. The calendars' announcements read the
+ * whole data set: they place a journal event among up to 1,000 built ones by the longest list there is.
+ */
+export const DATASET_SLICES = {
+  feed: { path: '/data/feed-events.json', perProvider: FEED_ITEM_LIMIT },
+  timeline: { path: '/data/timeline-events.json', perProvider: TIMELINE_LIMIT.default },
+} as const;
+export type DatasetSlice = keyof typeof DATASET_SLICES;
+
+/** The edge data set with each provider's `perProvider` newest events only; all else as it is. */
+export const datasetSlice = (dataset: EdgeDataset, perProvider: number): EdgeDataset => ({
   ...dataset,
   providers: Object.fromEntries(
     Object.entries(dataset.providers).map(([provider, data]) => [
       provider,
-      { ...data, recent: data.recent.slice(0, BOARD_PAGE_RECENT_EVENTS) },
+      { ...data, recent: data.recent.slice(0, perProvider) },
     ]),
   ) as EdgeDataset['providers'],
 });

@@ -6,6 +6,8 @@ import {
   EDGE_DATASET_PATH,
   BOARD_PAGE_DATASET_PATH,
   boardPageDataset,
+  DATASET_SLICES,
+  datasetSlice,
   EDGE_SUMMARIES_PATH,
   EdgeDatasetFileSchema,
   edgeSummaries,
@@ -91,6 +93,17 @@ export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {
         stamped(boardPageDataset(buildEdgeDataset(input.published.events, builtAt(input))), input.buildId),
       ),
     ),
+  ...Object.fromEntries(
+    Object.values(DATASET_SLICES).map(({ path, perProvider }) => [
+      path,
+      (input: BuildInput) =>
+        JSON.stringify(
+          EdgeDatasetFileSchema.parse(
+            stamped(datasetSlice(buildEdgeDataset(input.published.events, builtAt(input)), perProvider), input.buildId),
+          ),
+        ),
+    ]),
+  ),
   [EDGE_SUMMARIES_PATH]: (input) =>
     JSON.stringify(
       EdgeSummariesFileSchema.parse(

@@ -1,9 +1,15 @@
-import { type EdgeDataset, type EdgeSummaries, RECENT_EVENTS_PER_PROVIDER } from '../core/dataset.ts';
+import {
+  DATASET_SLICES,
+  type DatasetSlice,
+  type EdgeDataset,
+  type EdgeSummaries,
+  RECENT_EVENTS_PER_PROVIDER,
+} from '../core/dataset.ts';
 import { datasetWithJournal, summariesWithJournal } from '../core/journal/merge.ts';
 import type { Event } from '../core/schemas.ts';
 import type { DeliveryBindings } from './delivery/bindings.ts';
 import type { ReviewBindings } from './review/review-page.ts';
-import { DataSourceUnavailable, loadEdgeDataset, loadEdgeSummaries } from './data-source.ts';
+import { DataSourceUnavailable, loadDatasetSlice, loadEdgeDataset, loadEdgeSummaries } from './data-source.ts';
 import { liveJournal } from './journal/read.ts';
 import type { JournalEntry } from './journal/store.ts';
 
@@ -23,6 +29,12 @@ export interface EdgeContext {
   summaries(): Promise<EdgeSummaries>;
   /** The summaries and the newest events (`/data/board.json`, 37 times larger): for lists of events. */
   dataset(): Promise<EdgeDataset>;
+  /**
+   * The same with each provider's newest events cut to what one kind of output lists (`DATASET_SLICES`: the feeds'
+   * 100, the default timeline's 200), read from its own smaller file; the journal folded in at that length, as a
+   * build would have cut the list.
+   */
+  datasetSlice(slice: DatasetSlice): Promise<EdgeDataset>;
   /** The live journal's events (read once per request): what the build does not hold yet. */
   journal(): Promise<readonly Event[]>;
   /** The same read's entries: when each event was confirmed and where its file stands. */
@@ -73,6 +85,10 @@ export function createContext(
     async dataset() {
       const [dataset, events] = await Promise.all([loadEdgeDataset(env.ASSETS, url.origin), readJournal()]);
       return datasetWithJournal(dataset, events, RECENT_EVENTS_PER_PROVIDER);
+    },
+    async datasetSlice(slice) {
+      const [dataset, events] = await Promise.all([loadDatasetSlice(env.ASSETS, url.origin, slice), readJournal()]);
+      return datasetWithJournal(dataset, events, DATASET_SLICES[slice].perProvider);
     },
     journal: readJournal,
     waitUntil,

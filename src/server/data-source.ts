@@ -1,6 +1,8 @@
 import { carriesStamp } from '../core/build-stamp.ts';
 import {
   BOARD_PAGE_DATASET_PATH,
+  DATASET_SLICES,
+  type DatasetSlice,
   EDGE_DATASET_PATH,
   EDGE_SUMMARIES_PATH,
   hasEdgeDatasetFrame,
@@ -78,6 +80,10 @@ export const loadEdgeDataset = (assets: AssetFetcher, origin: string): Promise<E
 /** The board page's slice of the edge data set (`/data/board-page.json`, src/core/dataset.ts). */
 export const loadBoardPageDataset = (assets: AssetFetcher, origin: string): Promise<EdgeDataset> =>
   loadOnce(assets, origin, BOARD_PAGE_DATASET_PATH, hasEdgeDatasetFrame);
+
+/** A slice of the edge data set for the outputs the build writes whole (`/data/feed-events.json`, …; dataset.ts). */
+export const loadDatasetSlice = (assets: AssetFetcher, origin: string, slice: DatasetSlice): Promise<EdgeDataset> =>
+  loadOnce(assets, origin, DATASET_SLICES[slice].path, hasEdgeDatasetFrame);
 
 /**
  * One shard of the events' records (src/core/event-records.ts), read per request and not kept: a long history

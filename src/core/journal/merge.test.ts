@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deriveProviderStatus, statusFromSummary } from '../board.ts';
-import { buildEdgeDataset, recentEvents, summariesOf } from '../dataset.ts';
+import { buildEdgeDataset, datasetSlice, recentEvents, summariesOf } from '../dataset.ts';
 import { EVENT_KINDS, PROVIDERS } from '../enums.ts';
 import { forecastFromHistory, forecastFromSummary } from '../forecast/rule.ts';
 import { summarizeProvider } from '../history.ts';
@@ -88,16 +88,8 @@ describe('the journal folded into the build’s data', { timeout: 120_000 }, () 
         const builtAt = new Date(START + builtAfterDays * MS_PER_DAY);
         const known = history.filter((event) => Date.parse(event.announcedAt) <= builtAt.getTime());
         const journal = confirmable(known, candidates, builtAt);
-        const built = buildEdgeDataset(known, builtAt);
-        const cut = {
-          ...built,
-          providers: Object.fromEntries(
-            PROVIDERS.map((p) => [
-              p,
-              { ...built.providers[p], recent: built.providers[p].recent.slice(0, listLength) },
-            ]),
-          ),
-        } as typeof built;
+        // The slice a build writes for the board page, the feeds and the default timeline (dataset.ts).
+        const cut = datasetSlice(buildEdgeDataset(known, builtAt), listLength);
         const merged = datasetWithJournal(cut, journal, listLength);
         const everything = [...known, ...journal].sort(compareNewestFirst);
         for (const provider of PROVIDERS)

@@ -1,25 +1,25 @@
-import { type EdgeDataset, RECENT_EVENTS_PER_PROVIDER, recentEvents } from '../../core/dataset.ts';
+import { DATASET_SLICES, type DatasetSlice, type EdgeDataset, recentEvents } from '../../core/dataset.ts';
 import { journalBuiltAt } from '../../core/journal/built-outputs.ts';
 import { datasetWithJournal } from '../../core/journal/merge.ts';
 import { FEED_ITEM_LIMIT, type FeedFormat } from '../../core/render/feed-formats.ts';
 import type { Provider } from '../../core/vocabulary.ts';
 import { BASE_URL } from '../base-url.ts';
-import { loadEdgeDataset } from '../data-source.ts';
+import { loadDatasetSlice } from '../data-source.ts';
 import { liveJournal } from './read.ts';
 import type { JournalEntry } from './store.ts';
 
 /** What a feed with the journal is written from: a request's context has both, and `journalData` makes them. */
 export interface JournalData {
-  /** The data set with the journal folded in. */
-  dataset(): Promise<EdgeDataset>;
+  /** A slice of the data set with the journal folded in (the feeds read `'feed'`). */
+  datasetSlice(slice: DatasetSlice): Promise<EdgeDataset>;
   journalEntries(): Promise<readonly JournalEntry[]>;
 }
 
 /**
  * The feed of a selection with the journal's events (decisions.md, "Confirmed within a minute"), or null when the
  * journal holds none of the selection and the built file stands. Written as the build writes the file: the same
- * renderer, the selection's newest items from the data set with the journal folded in (each provider's 500 newest
- * cover a feed's 100), and the time a build holding them would carry (`journalBuiltAt`, docs/watch.md, "The
+ * renderer, the selection's newest items from the feeds' slice of the data set with the journal folded in (each
+ * provider's 100 newest, `DATASET_SLICES.feed`, cover a feed's 100), and the time a build holding them would carry (`journalBuiltAt`, docs/watch.md, "The
  * journal"). The renderer and its library are loaded only then: an isolate that serves built feeds never evaluates
  * them. GET answers it (functions/api/feeds.ts) and WebSub distributes it (channels/websub), the same bytes.
  */
@@ -30,7 +30,7 @@ export async function journalFeed(
 ): Promise<string | null> {
   const journal = await data.journalEntries();
   if (journal.length === 0) return null;
-  const dataset = await data.dataset();
+  const dataset = await data.datasetSlice('feed');
   const builtAt = journalBuiltAt(dataset.builtAt, journal, provider);
   if (builtAt === null) return null;
   const { FEED_RENDERERS } = await import('../../core/render/feeds.ts');
@@ -39,8 +39,8 @@ export async function journalFeed(
 }
 
 /**
- * A reader's `JournalData` outside a request (the WebSub sender): the build's data set with the live journal
- * folded in as `createContext` folds it, the journal read once.
+ * A reader's `JournalData` outside a request (the WebSub sender): the build's slices of its data set with the live
+ * journal folded in as `createContext` folds them, the journal read once.
  */
 export function journalData(assets: Pick<Fetcher, 'fetch'>, db: D1Database | undefined, origin: string): JournalData {
   let entries: Promise<readonly JournalEntry[]> | undefined;
@@ -50,12 +50,12 @@ export function journalData(assets: Pick<Fetcher, 'fetch'>, db: D1Database | und
   };
   return {
     journalEntries,
-    async dataset() {
-      const [dataset, live] = await Promise.all([loadEdgeDataset(assets, origin), journalEntries()]);
+    async datasetSlice(slice) {
+      const [dataset, live] = await Promise.all([loadDatasetSlice(assets, origin, slice), journalEntries()]);
       return datasetWithJournal(
         dataset,
         live.map((entry) => entry.event),
-        RECENT_EVENTS_PER_PROVIDER,
+        DATASET_SLICES[slice].perProvider,
       );
     },
   };
