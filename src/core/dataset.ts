@@ -35,7 +35,7 @@ export const boardPageDataset = (dataset: EdgeDataset): EdgeDataset => datasetSl
 /**
  * The slices of the edge data set that the outputs the build writes whole read when the journal holds one of their
  * events and the edge writes them (src/core/journal/built-outputs.ts): each provider's newest events, as many as
- * the output can list, so that a cold isolate writing a feed parses about 110 KiB at 10,000 events, not 550
+ * the output can list, so that a cold isolate writing a feed parses about 120 KiB at 10,000 events, not 550
  * (docs/performance.md, "The journal's cost"). The feeds list at most 100 of a selection (`FEED_ITEM_LIMIT`); the
  * default timeline 200 across the providers, so each provider's 200 newest. The calendars' announcements read the
  * whole data set: they place a journal event among up to 1,000 built ones by the longest list there is.
