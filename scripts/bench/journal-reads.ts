@@ -40,7 +40,12 @@ function meteredD1(db: D1Database, meter: { rowsRead: number; calls: number }): 
 
 export interface JournalReads {
   state: string;
-  /** Rows read by the journal's one read (every event-dependent request). */
+  /**
+   * Rows read by the journal's read when the isolate does not hold this version of the journal (its first request,
+   * or the first after a confirm, withdrawal or retirement): the version row, then the live entries.
+   */
+  changedRows: number;
+  /** Rows read by the journal's read of every other event-dependent request: the version row alone. */
   journalRows: number;
   /** Rows read by the watcher report's read (the board page's line on the sources; /api/sources). */
   reportRows: number;
@@ -60,12 +65,20 @@ export async function measureJournalReads(): Promise<JournalReads[]> {
   const db = proxy.env.DB;
   const now = new Date();
   const rows: JournalReads[] = [];
+  // One binding for the whole run, as an isolate has: the journal's read keeps the entries of the version it read.
+  const journal = { rowsRead: 0, calls: 0 };
+  const isolateDb = meteredD1(db, journal);
+  const journalRead = async () => {
+    journal.rowsRead = 0;
+    await journalEvents(isolateDb);
+    return journal.rowsRead;
+  };
   const measure = async (state: string) => {
-    const journal = { rowsRead: 0, calls: 0 };
-    await journalEvents(meteredD1(db, journal));
+    const changedRows = await journalRead();
+    const journalRows = await journalRead();
     const report = { rowsRead: 0, calls: 0 };
     await readWorkerReport(meteredD1(db, report));
-    rows.push({ state, journalRows: journal.rowsRead, reportRows: report.rowsRead });
+    rows.push({ state, changedRows, journalRows, reportRows: report.rowsRead });
   };
   try {
     // The minute cron's source report, as a deployment's database holds it.

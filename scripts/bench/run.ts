@@ -336,17 +336,19 @@ async function journalReadsTable(): Promise<string> {
     `${(rows / 1e6).toLocaleString('en', { maximumFractionDigits: 2 })} M (${Math.round((rows / FREE_ROWS_READ_PER_DAY) * 100)} %)`;
   const rows = (await measureJournalReads()).map((reads) => [
     reads.state,
+    reads.changedRows,
     reads.journalRows,
     reads.reportRows,
     ...rates.map((rate) => share(rowsPerDay(reads.journalRows, rate))),
   ]);
   return [
-    `D1 rows read per request (\`meta.rows_read\` of wrangler's local D1), and the journal's read a day at a steady rate of event-dependent requests, against the Workers Free plan's ${(FREE_ROWS_READ_PER_DAY / 1e6).toFixed(0)} million a day:`,
+    `D1 rows read per request (\`meta.rows_read\` of wrangler's local D1), and the journal's read a day at a steady rate of event-dependent requests with the journal unchanged, against the Workers Free plan's ${(FREE_ROWS_READ_PER_DAY / 1e6).toFixed(0)} million a day:`,
     '',
     table(
       [
         'journal',
-        "journal's read: rows",
+        "journal's read, an isolate's first or the first after a change: rows",
+        "journal's read, every other request: rows",
         "watcher report's read (the board page): rows",
         ...rates.map((rate) => `journal a day at ${rate} request${rate === 1 ? '' : 's'}/s (of Free)`),
       ],
