@@ -288,12 +288,15 @@ export const COLD_TARGETS: CpuTarget[] = [
 
 /**
  * The cold first requests measured with no state database, an empty journal and 20 events (docs/performance.md,
- * "The journal's cost"): the status (the API's headline), a feed, the board and a provider page (rendered: the page
- * cache's miss), and MCP's first two requests.
+ * "The journal's cost"): the status (the API's headline), the three outputs the edge writes while the journal holds
+ * one of their events (a feed, a calendar, the default timeline: built files otherwise), the board and a provider
+ * page (rendered: the page cache's miss), and MCP's first two requests.
  */
 export const JOURNAL_COLD_TARGETS: CpuTarget[] = [
   CPU_TARGETS[0]!,
   { name: 'GET /feed.xml', path: '/feed.xml' },
+  { name: 'GET /calendar.ics', path: '/calendar.ics' },
+  { name: 'GET /api/timeline', path: '/api/timeline' },
   CPU_TARGETS.find((target) => target.name === 'GET / (page, rendered)')!,
   CPU_TARGETS.find((target) => target.name === 'GET /provider_a (page, rendered)')!,
   CPU_TARGETS.find((target) => target.name === 'POST /mcp initialize')!,
