@@ -24,12 +24,16 @@ CREATE TABLE journal (
   git_attempts INTEGER NOT NULL DEFAULT 0,
   git_next_at TEXT NOT NULL,
   git_error TEXT,
-  git_commit TEXT
+  git_commit TEXT,
+  -- While a try's request is in flight: until when it holds the entry (a withdrawal waits for it, since the file
+  -- may be in git when it ends). NULL between tries.
+  git_try_until TEXT
 ) WITHOUT ROWID;
 CREATE INDEX journal_live ON journal (state) WHERE state = 'live';
 CREATE INDEX journal_git_due ON journal (git_next_at) WHERE git_state = 'pending';
 
--- The journal's version: one row whose stamp every change of the journal (a confirm, a withdrawal, a retirement)
+-- The journal's version: one row whose stamp every change of the journal (a confirm, a withdrawal, a retirement, a
+-- commit that landed)
 -- replaces with a random one, by the triggers below, so that no writer can forget it and no stamp comes back (a
 -- counter would start again at 1 if the row were deleted, and an isolate could take the new journal for the old).
 -- A request reads this one row (one row read); an isolate reads the journal's rows again only when the stamp changed
@@ -44,7 +48,7 @@ BEGIN
   INSERT INTO journal_version (id, version) VALUES (1, lower(hex(randomblob(8))))
     ON CONFLICT (id) DO UPDATE SET version = excluded.version;
 END;
-CREATE TRIGGER journal_state_changed AFTER UPDATE OF state ON journal
+CREATE TRIGGER journal_state_changed AFTER UPDATE OF state, git_state ON journal
 BEGIN
   INSERT INTO journal_version (id, version) VALUES (1, lower(hex(randomblob(8))))
     ON CONFLICT (id) DO UPDATE SET version = excluded.version;

@@ -361,6 +361,21 @@ describe('POST /review/<draft id>', REAL_D1, () => {
     expect(await twice.text()).toContain('<h1>This event cannot be withdrawn now</h1>');
   });
 
+  it('does not withdraw an event while a try to commit its file is in flight: it may be in git when it ends', async () => {
+    await storeDraft();
+    expect((await post(confirmForm())).status).toBe(303);
+    const inFlightUntil = new Date(Date.now() + 60_000).toISOString();
+    await state.db.prepare('UPDATE journal SET git_try_until = ?2 WHERE id = ?1').bind(ID, inFlightUntil).run();
+    const refused = await post({ t: TOKEN, action: 'withdraw' });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain('While its file is being committed, try again in a few seconds');
+    expect(await journalRow()).toMatchObject({ state: 'live', git_state: 'pending' });
+    // The try ended without landing: the withdrawal goes through.
+    await state.db.prepare('UPDATE journal SET git_try_until = NULL WHERE id = ?1').bind(ID).run();
+    expect((await post({ t: TOKEN, action: 'withdraw' })).status).toBe(303);
+    expect(await journalRow()).toMatchObject({ state: 'withdrawn', git_state: 'cancelled' });
+  });
+
   it('does not withdraw an event whose file is in git: corrections go through a pull request', async () => {
     await storeDraft();
     expect((await post(confirmForm())).status).toBe(303);
@@ -374,7 +389,7 @@ describe('POST /review/<draft id>', REAL_D1, () => {
     const refused = await post({ t: TOKEN, action: 'withdraw' });
     expect(refused.status).toBe(409);
     const html = await refused.text();
-    expect(html).toContain('Once in git, corrections go through a pull request.');
+    expect(html).toContain('once in git, corrections go through a pull request.');
     expect(await journalRow()).toMatchObject({ state: 'live', git_state: 'committed' });
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NOW } from '../test-events.ts';
 import type { Event } from '../schemas.ts';
 import { chooseReviewLocale, editedEvent, renderReviewPage } from './page.ts';
 
@@ -38,11 +39,11 @@ describe('the review page’s language', () => {
 describe('the edited event', () => {
   it('is the draft with the three edits, verified; an empty effectiveAt is none', () => {
     const clean = { ...DRAFT, sourceAccount: '@b', summary: 'Reset', sourceUrl: 'https://social.example/@b/1' };
-    expect(editedEvent(clean, { kind: 'boost', scope: ' plan:pro ', effectiveAt: '' })).toEqual({
+    expect(editedEvent(clean, { kind: 'boost', scope: ' plan:pro ', effectiveAt: '' }, NOW)).toEqual({
       ok: true,
       event: { ...clean, kind: 'boost', scope: 'plan:pro', effectiveAt: null, verified: true },
     });
-    expect(editedEvent(clean, { kind: 'party', scope: 'global', effectiveAt: '2026-06-16' })).toEqual({
+    expect(editedEvent(clean, { kind: 'party', scope: 'global', effectiveAt: '2026-06-16' }, NOW)).toEqual({
       ok: false,
       issues: [
         { field: 'kind', message: expect.any(String) },
@@ -51,6 +52,21 @@ describe('the edited event', () => {
           message: 'must be an ISO 8601 UTC time with milliseconds, like 2026-03-04T05:06:07.089Z',
         },
       ],
+    });
+  });
+});
+
+describe('the edited event against the content’s time rules (as npm run validate)', () => {
+  const clean = { ...DRAFT, sourceAccount: '@b', summary: 'Reset', sourceUrl: 'https://social.example/@b/1' };
+  it('refuses an effectiveAt at or before announcedAt, and a post from the future, each on its field', () => {
+    expect(editedEvent(clean, { kind: 'reset', scope: 'global', effectiveAt: clean.announcedAt }, NOW)).toEqual({
+      ok: false,
+      issues: [{ field: 'effectiveAt', message: expect.stringContaining('must be later than announcedAt') }],
+    });
+    const beforePost = new Date(Date.parse(clean.announcedAt) - 60_000);
+    expect(editedEvent(clean, { kind: 'reset', scope: 'global', effectiveAt: '' }, beforePost)).toEqual({
+      ok: false,
+      issues: [{ field: 'announcedAt', message: expect.stringContaining('is in the future') }],
     });
   });
 });

@@ -1,3 +1,4 @@
+import { timeProblems } from '../content/time-rules.ts';
 import { escapeUTF8 as escapeHtml } from 'entities';
 import { TRANSLATIONS } from '../i18n/index.ts';
 import { fillText } from '../i18n/template.ts';
@@ -73,12 +74,15 @@ export const editsOf = (event: Event): ReviewEdits => ({
 });
 
 /**
- * The draft with the reviewer's edits, verified, checked with the project's EventSchema: the event to confirm, or
+ * The draft with the reviewer's edits, verified, checked as `npm run validate` checks a file: the project's
+ * EventSchema, then the content's time rules (src/core/content/time-rules.ts: an `effectiveAt` after `announcedAt`,
+ * no post from the future), so that a confirmed event's file never stops the next build. The event to confirm, or
  * the issues, each on its field. An empty `effectiveAt` is none (`null`); the other fields are the draft's.
  */
 export function editedEvent(
   draft: Event,
   edits: ReviewEdits,
+  now: Date,
 ): { ok: true; event: Event } | { ok: false; issues: ReviewIssue[] } {
   const candidate = {
     ...draft,
@@ -88,7 +92,17 @@ export function editedEvent(
     verified: true,
   };
   const parsed = EventSchema.safeParse(candidate);
-  if (parsed.success) return { ok: true, event: parsed.data };
+  if (parsed.success) {
+    const problems = timeProblems(`content/events/${draft.provider}/${draft.id}.json`, parsed.data, now);
+    if (problems.length === 0) return { ok: true, event: parsed.data };
+    return {
+      ok: false,
+      issues: problems.map((problem) => ({
+        field: problem.field as keyof Event,
+        message: problem.fix === undefined ? problem.message : `${problem.message}: ${problem.fix}`,
+      })),
+    };
+  }
   return {
     ok: false,
     issues: parsed.error.issues.map((issue) => {

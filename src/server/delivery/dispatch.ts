@@ -58,7 +58,9 @@ async function claim(db: D1Database, due: readonly DueNotification[], lease: str
                 json_extract(value, '$.k'), ?2, first.is_first, json_extract(value, '$.j'), first.is_first, ?5, ?6
          FROM json_each(?1), (SELECT EXISTS (SELECT 1 FROM dispatch_state WHERE name = ?3 AND value = ?4) AS is_first)
            AS first
-         WHERE true
+         -- An event the reviewer withdrew after this run read the journal is not claimed (decisions.md: a withdrawal
+         -- tells subscribers nothing more).
+         WHERE NOT EXISTS (SELECT 1 FROM journal WHERE id = json_extract(value, '$.e') AND state = 'withdrawn')
          ON CONFLICT (event_id, transition) DO NOTHING
          RETURNING event_id, transition, suppressed`,
       )

@@ -211,6 +211,18 @@ describe('the journal’s commits to git', REAL_D1, () => {
     expect(github.requests).toEqual([]);
   });
 
+  it('sends the token to GitHub’s API alone: another https host is refused, naming the setting', async () => {
+    const event = await confirmed();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const elsewhere = env({ GITHUB_API_URL: 'https://api.github.example.net', ALLOW_LOOPBACK_RECEIVERS: 'false' });
+    expect(await commitConfirmed(elsewhere, event.id, START, options)).toBeNull();
+    expect(github.requests).toEqual([]);
+    expect([...warn.mock.calls, ...log.mock.calls].flat().join(' ')).toContain(
+      'GITHUB_API_URL must be https://api.github.com',
+    );
+  });
+
   it('takes a file already in git with the same text as committed by its commit (a try whose answer was lost)', async () => {
     const event = await confirmed();
     const earlier = github.commitFile(pathOf(event), serializeEventFile(event));

@@ -49,6 +49,23 @@ interface GithubTarget {
   token: string;
 }
 
+/**
+ * GitHub's API, where the token goes: `https://api.github.com`, or a loopback receiver under the test switch
+ * (decisions.md), never another host, so that a mistyped or planted `GITHUB_API_URL` cannot receive the token.
+ */
+function githubApi(env: GitCommitBindings): { ok: true; url: string } | { ok: false; problem: string } {
+  const given = env.GITHUB_API_URL || GITHUB_API_DEFAULT_URL;
+  const loopback = allowsLoopbackReceivers(env);
+  const api = outboundAddress(given, { allowLoopbackReceiver: loopback });
+  if (!api.ok) return { ok: false, problem: `GITHUB_API_URL ${OUTBOUND_PROBLEM_MESSAGES[api.problem]}` };
+  const host = new URL(api.url).hostname;
+  if (api.url.replace(/\/+$/, '') === GITHUB_API_DEFAULT_URL || (loopback && host === '127.0.0.1')) return api;
+  return {
+    ok: false,
+    problem: `GITHUB_API_URL must be ${GITHUB_API_DEFAULT_URL} (another host would receive the token)`,
+  };
+}
+
 /** Where commits go, or what the deployment lacks for them (each line names the setting). */
 export function githubTarget(
   env: GitCommitBindings,
@@ -57,10 +74,8 @@ export function githubTarget(
   const missing: string[] = [];
   const token = env.GITHUB_TOKEN ?? '';
   if (token === '') missing.push('GITHUB_TOKEN is not set');
-  const api = outboundAddress(env.GITHUB_API_URL || GITHUB_API_DEFAULT_URL, {
-    allowLoopbackReceiver: allowsLoopbackReceivers(env),
-  });
-  if (!api.ok) missing.push(`GITHUB_API_URL ${OUTBOUND_PROBLEM_MESSAGES[api.problem]}`);
+  const api = githubApi(env);
+  if (!api.ok) missing.push(api.problem);
   const repository = githubRepositoryOf(repositoryUrl);
   if (repository === null)
     missing.push(
@@ -221,7 +236,7 @@ async function record(db: D1Database, row: ClaimedRow, outcome: TryOutcome, now:
   if (outcome.kind === 'committed') {
     const { results } = await db
       .prepare(
-        `UPDATE journal SET git_state = 'committed', git_commit = ?2, git_error = ?3
+        `UPDATE journal SET git_state = 'committed', git_commit = ?2, git_error = ?3, git_try_until = NULL
          WHERE id = ?1 AND git_state = 'pending' RETURNING id`,
       )
       .bind(row.id, outcome.commit, outcome.note)
@@ -246,7 +261,9 @@ async function record(db: D1Database, row: ClaimedRow, outcome: TryOutcome, now:
     now.getTime() + commitRetryMs(row.git_attempts, failure.kind === 'retry' ? failure.retryAfterSeconds : undefined),
   ).toISOString();
   await db
-    .prepare(`UPDATE journal SET git_next_at = ?2, git_error = ?3 WHERE id = ?1 AND git_state = 'pending'`)
+    .prepare(
+      `UPDATE journal SET git_next_at = ?2, git_error = ?3, git_try_until = NULL WHERE id = ?1 AND git_state = 'pending'`,
+    )
     .bind(row.id, nextAt, failure.error)
     .run();
   console.warn(
@@ -292,7 +309,7 @@ export async function commitConfirmed(
     if (target === null) return null;
     const { results: claimed } = await db
       .prepare(
-        `UPDATE journal SET git_attempts = git_attempts + 1, git_next_at = ?3
+        `UPDATE journal SET git_attempts = git_attempts + 1, git_next_at = ?3, git_try_until = ?3
          WHERE id = ?1 AND git_state = 'pending' AND git_next_at <= ?2 ${CLAIM_RETURNING}`,
       )
       .bind(eventId, now.toISOString(), new Date(now.getTime() + CLAIM_LEASE_MS).toISOString())
@@ -327,7 +344,7 @@ export async function runScheduledCommits(
   if (target === null) return [];
   const { results: claimed } = await db
     .prepare(
-      `UPDATE journal SET git_attempts = git_attempts + 1, git_next_at = ?2
+      `UPDATE journal SET git_attempts = git_attempts + 1, git_next_at = ?2, git_try_until = ?2
        WHERE id IN (SELECT id FROM journal WHERE git_state = 'pending' AND git_next_at <= ?1
                     ORDER BY git_next_at, id LIMIT ?3) ${CLAIM_RETURNING}`,
     )

@@ -110,4 +110,22 @@ describe('the journal at the edge', REAL_D1, () => {
     expect(statements).toEqual(['version', 'journal']);
     expect(status).not.toContain(CONFIRMED.id);
   });
+
+  it('tells /api/events/<id> that the file landed on the next request: a commit changes the journal’s version', async () => {
+    await draftAndConfirm(state.db, CONFIRMED);
+    const app = journalApp(state.db, HISTORY, BUILT_AT);
+    const provenance = async () =>
+      (
+        (await (await app.request(`/api/events/${CONFIRMED.id}`, undefined, NOW))!.json()) as {
+          provenance: { review: { state: string; commit: { sha: string } | null } };
+        }
+      ).provenance.review;
+    expect(await provenance()).toMatchObject({ state: 'awaiting-commit', commit: null });
+    const sha = 'c'.repeat(40);
+    await state.db
+      .prepare("UPDATE journal SET git_state = 'committed', git_commit = ?2 WHERE id = ?1")
+      .bind(CONFIRMED.id, sha)
+      .run();
+    expect(await provenance()).toMatchObject({ state: 'committed', commit: { sha } });
+  });
 });

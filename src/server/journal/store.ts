@@ -127,7 +127,8 @@ export const insertConfirmed = (
 /**
  * Takes a live event out of the journal before its file reached git: it leaves every output, its commit is not
  * made, and whatever of its deliveries has not left yet never will (decisions.md: "removes it everywhere and tells
- * subscribers nothing more"). False when it is not live or already in git.
+ * subscribers nothing more"). False when it is not live, already in git, or while a try to commit it is in flight
+ * (its file may be in git when the try ends: the reviewer is told to try again in a moment).
  */
 export async function withdrawLive(db: D1Database, id: string, now: Date): Promise<boolean> {
   const at = now.toISOString();
@@ -135,7 +136,8 @@ export async function withdrawLive(db: D1Database, id: string, now: Date): Promi
     db
       .prepare(
         `UPDATE journal SET state = 'withdrawn', state_at = ?2, git_state = 'cancelled'
-         WHERE id = ?1 AND state = 'live' AND git_state = 'pending' RETURNING id`,
+         WHERE id = ?1 AND state = 'live' AND git_state = 'pending' AND (git_try_until IS NULL OR git_try_until <= ?2)
+         RETURNING id`,
       )
       .bind(id, at),
     // Only when the update above took effect: its row is 'withdrawn' now, with this very time.

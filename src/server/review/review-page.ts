@@ -111,7 +111,10 @@ type Checked =
   | { ok: true; key: string; db: D1Database; draft: Draft; verdict: 'ok' | 'expired' }
   | { ok: false; response: Response };
 
-/** The refusals GET and POST share, in order: no key, no database, no such draft, a wrong token. */
+/**
+ * The refusals GET and POST share, in order: no key, no database, a wrong token, no such draft. The token first: a
+ * request without a good one learns nothing of which drafts exist.
+ */
 async function checkDraft({ env, draftId, now }: ReviewRequest, token: string, locale: Locale): Promise<Checked> {
   const refuse = async (refusal: 'off' | 'unavailable' | 'unknown' | 'wrong', status: number) => ({
     ok: false as const,
@@ -120,10 +123,10 @@ async function checkDraft({ env, draftId, now }: ReviewRequest, token: string, l
   const key = env.REVIEW_SIGNING_KEY;
   if (key === undefined || key === '') return refuse('off', 404);
   if (env.DB === undefined) return refuse('unavailable', 503);
-  const draft = await readDraft(env.DB, draftId);
-  if (draft === null) return refuse('unknown', 404);
   const verdict = await verifyReviewToken(key, draftId, token, now);
   if (verdict === 'wrong') return refuse('wrong', 403);
+  const draft = await readDraft(env.DB, draftId);
+  if (draft === null) return refuse('unknown', 404);
   return { ok: true, key, db: env.DB, draft, verdict };
 }
 
@@ -253,7 +256,7 @@ export async function answerReviewPost(review: ReviewRequest): Promise<Response>
       scope: form.get('scope') ?? drafted.scope,
       effectiveAt: form.get('effectiveAt') ?? drafted.effectiveAt,
     };
-    const edited = editedEvent(draft.event, edits);
+    const edited = editedEvent(draft.event, edits, now);
     if (!edited.ok)
       return page(
         {

@@ -94,7 +94,7 @@ export const reviewPage = {
     },
     notWithdrawable: {
       title: 'This event cannot be withdrawn now',
-      body: 'Only an event confirmed on this page and not yet in git can be withdrawn. Once in git, corrections go through a pull request.',
+      body: 'Only an event confirmed on this page and not yet in git can be withdrawn. While its file is being committed, try again in a few seconds; once in git, corrections go through a pull request.',
     },
   },
   stateNow: 'Now: {state}',

@@ -89,7 +89,7 @@ export const reviewPage: typeof english = {
     },
     notWithdrawable: {
       title: '这条公告现在无法撤回',
-      body: '只有在本页确认、尚未写入 git 的公告才能撤回。写入 git 之后，更正请通过拉取请求进行。',
+      body: '只有在本页确认、尚未写入 git 的公告才能撤回。文件正在提交时，请几秒钟后再试；写入 git 之后，更正请通过拉取请求进行。',
     },
   },
   stateNow: '当前状态：{state}',
