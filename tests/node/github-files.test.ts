@@ -100,6 +100,12 @@ describe('GitHub workflows', () => {
     expect(checks.if).toMatch(/data-only != 'true'/);
     expect(checks.needs).toBe('changes');
     expect(jobs['changes']?.steps?.some((step) => /\.ci\/data-only-push/.test(step.run ?? ''))).toBe(true);
+    // The base is the last deploy that succeeded, never the commit main was at before the push.
+    const changes = jobs['changes']!;
+    expect(
+      changes.steps?.some((step) => /gh run list --workflow deploy\.yml[\s\S]*--status success/.test(step.run ?? '')),
+    ).toBe(true);
+    expect(JSON.stringify(changes)).not.toContain('github.event.before');
     const deploying = Object.values(jobs).find((job) =>
       (job.steps ?? []).some((step) => /wrangler\.js deploy/.test(step.run ?? '')),
     )!;
