@@ -4,6 +4,7 @@ import { readRestOfBody } from '../src/server/http/request.ts';
 import { noticeBuildOnce } from '../src/server/delivery/first-request.ts';
 import type { DeliveryMessage } from '../src/server/delivery/messages.ts';
 import { journalEvents, journalStateKey } from '../src/server/journal/read.ts';
+import { retireJournalNow } from '../src/server/journal/retire.ts';
 import { cachedPage } from '../src/server/page-cache.ts';
 import { runRecordedSchedule } from '../src/server/health/scheduled.ts';
 // Not loaded lazily as the delivery wing is: health (GITHUB_TOKEN's part) and the watcher already import it.
@@ -54,6 +55,14 @@ export default {
         failed.push('commits');
       });
       failed.push(...(await (await deliveryWing()).runScheduledDelivery(bindings, now)));
+      // The dispatch retires what the serving build holds; this covers a deployment without the delivery queue.
+      await retireJournalNow(bindings, now).catch((error: unknown) => {
+        console.error(
+          `the journal's retirement of ${now.toISOString()} failed; the next minute's run tries again:`,
+          error,
+        );
+        failed.push('journal');
+      });
       await commits;
       return failed;
     });

@@ -12,6 +12,7 @@ import {
 } from '../../../tests/support/journal-fixture.ts';
 import { REAL_D1, stateDatabaseForFile } from '../../../tests/support/state-d1.ts';
 import { confirmDraft } from './decide.ts';
+import { retireJournalNow } from './retire.ts';
 import { withdrawLive } from './store.ts';
 
 /**
@@ -127,5 +128,13 @@ describe('the journal at the edge', REAL_D1, () => {
       .bind(CONFIRMED.id, sha)
       .run();
     expect(await provenance()).toMatchObject({ state: 'committed', commit: { sha } });
+  });
+
+  it('retires an entry at the minute’s cron once the serving build holds it, with or without the dispatch', async () => {
+    await draftAndConfirm(state.db, CONFIRMED);
+    await retireJournalNow(journalApp(state.db, HISTORY, BUILT_AT).env, NOW);
+    expect(await state.db.prepare('SELECT state FROM journal').first('state')).toBe('live');
+    await retireJournalNow(journalApp(state.db, [...HISTORY, CONFIRMED], CONFIRMED_AT).env, NOW);
+    expect(await state.db.prepare('SELECT state FROM journal').first('state')).toBe('retired');
   });
 });

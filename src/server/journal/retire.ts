@@ -4,8 +4,8 @@ import type { Event } from '../../core/schemas.ts';
 import { PROVIDERS } from '../../core/vocabulary.ts';
 import { BASE_URL } from '../base-url.ts';
 import { BUILD_ID } from '../build-id.ts';
-import { readDataFileNow } from '../data-source.ts';
-import { type JournalEntry, retireHeld } from './store.ts';
+import { readDataFileNow, readEdgeDatasetNow } from '../data-source.ts';
+import { type JournalEntry, readLiveJournal, retireHeld } from './store.ts';
 
 /**
  * A journal entry retires when a build that holds its event serves (decisions.md, "Confirmed within a minute"):
@@ -33,4 +33,21 @@ export async function retireWhatTheBuildHolds(
 async function inRecords(assets: Pick<Fetcher, 'fetch'>, id: string): Promise<boolean> {
   const shard = await readDataFileNow<RecordShard>(assets, BASE_URL, recordShardPath(recordShardOf(id)));
   return recordIn(shard, id) !== undefined;
+}
+
+/**
+ * The minute cron's own retirement, for a deployment whose dispatch does not run (no delivery queue): the live
+ * journal is read first (one query), and the build's data set only when it has entries. Where the dispatch ran this
+ * minute, it has retired them already and this reads one empty answer.
+ */
+export async function retireJournalNow(env: { ASSETS: Pick<Fetcher, 'fetch'>; DB?: D1Database }, now: Date) {
+  if (env.DB === undefined) return;
+  const journal = await readLiveJournal(env.DB);
+  if (journal.length === 0) return;
+  await retireWhatTheBuildHolds(
+    { ASSETS: env.ASSETS, DB: env.DB },
+    await readEdgeDatasetNow(env.ASSETS, BASE_URL),
+    journal,
+    now,
+  );
 }
