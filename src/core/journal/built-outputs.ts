@@ -122,13 +122,10 @@ export function announcementsWithJournal(input: JournalAnnouncementsInput): stri
     .map((event) => listed.get(event.id)!)
     .sort(compareNewestFirst);
 
-  const stamp = (text: string) =>
-    input.asOf === input.builtAt
-      ? text
-      : text.replace(
-          `${CRLF}DTSTAMP:${utcBasic(Date.parse(input.builtAt))}${CRLF}`,
-          `${CRLF}DTSTAMP:${utcBasic(Date.parse(input.asOf))}${CRLF}`,
-        );
+  // Each of up to 1,000 built events is restamped: the two lines are written once, not once an event.
+  const builtStamp = `${CRLF}DTSTAMP:${utcBasic(Date.parse(input.builtAt))}${CRLF}`;
+  const asOfStamp = `${CRLF}DTSTAMP:${utcBasic(Date.parse(input.asOf))}${CRLF}`;
+  const stamp = (text: string) => (input.asOf === input.builtAt ? text : text.replace(builtStamp, asOfStamp));
   const render = (event: Event) =>
     renderAnnouncementEvents({
       events: [event],
