@@ -31,7 +31,7 @@ import { topicsChangedBy } from '../../src/core/websub/topics.ts';
 import { generateVapidSecrets } from '../../src/node/local-vapid.ts';
 import { assetsBinding, memoryKv, OPEN_RATE_LIMITER, readBuiltFiles } from '../lib/built-files.ts';
 import { queryLocalD1 } from '../lib/local-d1.ts';
-import { BUILT_WORKER_CONFIG, startServer } from '../lib/local-server.ts';
+import { BUILT_WORKER_CONFIG, type RunningServer, startServer } from '../lib/local-server.ts';
 import { giveNewBuildId } from '../lib/new-build-id.ts';
 import { projectRoot } from '../lib/tools.ts';
 import './cpu.ts'; // its loader hook answers the bundle's `cloudflare:workers` import
@@ -230,6 +230,29 @@ function channelShares(size: number, mix: boolean): [Channel, number][] {
   ];
 }
 
+/**
+ * The first build's first request meets the history (its dispatch suppresses it), then, with the server stopped,
+ * the subscribers of each channel's share are written into the state; the clock they were written at is returned.
+ */
+async function meetHistoryThenSeed(
+  serve: () => Promise<RunningServer>,
+  state: string,
+  shares: readonly [Channel, number][],
+  origin: string,
+): Promise<Date> {
+  const server = await serve();
+  while ((await queryLocalD1(state, "SELECT 1 FROM dispatch_state WHERE name = 'first_dispatch'")).length === 0)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  await server.stop();
+  const now = new Date();
+  let offset = 0;
+  for (const [channel, share] of shares) {
+    for (const sql of seedSql('now', channel, share, offset, origin, now)) await queryLocalD1(state, sql);
+    offset += share;
+  }
+  return now;
+}
+
 async function endToEndOne(size: number, mix: boolean): Promise<EndToEndRow> {
   const copy = await mkdtemp(path.join(os.tmpdir(), 'departures-board-delivery-bench-'));
   const state = await mkdtemp(path.join(os.tmpdir(), 'departures-board-delivery-bench-state-'));
@@ -243,23 +266,14 @@ async function endToEndOne(size: number, mix: boolean): Promise<EndToEndRow> {
 
     // The first build's first request meets the history; then the subscribers and a new build with a new event,
     // written while stopped, as a deploy does.
-    let server = await serve();
-    while ((await queryLocalD1(state, "SELECT 1 FROM dispatch_state WHERE name = 'first_dispatch'")).length === 0)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    await server.stop();
-    const now = new Date();
-    let offset = 0;
-    for (const [channel, share] of shares) {
-      for (const sql of seedSql('now', channel, share, offset, receiver.origin, now)) await queryLocalD1(state, sql);
-      offset += share;
-    }
+    const now = await meetHistoryThenSeed(serve, state, shares, receiver.origin);
     const dataFile = path.join(copy, 'client/data/board.json');
     const data = JSON.parse(await readFile(dataFile, 'utf8')) as EdgeDataset;
     data.providers.provider_a.recent.unshift(benchEvent(now));
     await writeFile(dataFile, JSON.stringify(data));
     await giveNewBuildId(copy);
 
-    server = await serve();
+    const server = await serve();
     const start = server.firstRequestAt;
     const deadline = Date.now() + 30 * MINUTE;
     while (receiver.distinct() < size) {
@@ -348,17 +362,7 @@ export async function confirmToLastDelivery(size: number): Promise<ConfirmRow> {
         vars: { ALLOW_LOOPBACK_RECEIVERS: 'true' },
         secrets: { REVIEW_SIGNING_KEY: BENCH_REVIEW_KEY },
       });
-    let server = await serve();
-    while ((await queryLocalD1(state, "SELECT 1 FROM dispatch_state WHERE name = 'first_dispatch'")).length === 0)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    await server.stop();
-
-    const now = new Date();
-    let offset = 0;
-    for (const [channel, share] of shares) {
-      for (const sql of seedSql('now', channel, share, offset, receiver.origin, now)) await queryLocalD1(state, sql);
-      offset += share;
-    }
+    const now = await meetHistoryThenSeed(serve, state, shares, receiver.origin);
     // The watcher's draft as it stores one: the event file's JSON, not verified, its review message sent.
     const draft = {
       ...benchEvent(now),
@@ -373,7 +377,7 @@ export async function confirmToLastDelivery(size: number): Promise<ConfirmRow> {
                '${now.toISOString()}')`,
     );
 
-    server = await serve();
+    const server = await serve();
     const token = reviewToken(BENCH_REVIEW_KEY, draft.id, new Date(Date.now() + 86_400_000));
     const start = performance.now();
     const confirmed = await fetch(`${server.baseUrl}/review/${draft.id}`, {
