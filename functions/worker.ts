@@ -55,14 +55,16 @@ export default {
         failed.push('commits');
       });
       failed.push(...(await (await deliveryWing()).runScheduledDelivery(bindings, now)));
-      // The dispatch retires what the serving build holds; this covers a deployment without the delivery queue.
-      await retireJournalNow(bindings, now).catch((error: unknown) => {
-        console.error(
-          `the journal's retirement of ${now.toISOString()} failed; the next minute's run tries again:`,
-          error,
-        );
-        failed.push('journal');
-      });
+      // The dispatch (run above whenever the queue is there) retires what the serving build holds and has read the
+      // build's data set for it; only a deployment without the queue retires here, so no minute reads it twice.
+      if (bindings.DELIVERY_QUEUE === undefined)
+        await retireJournalNow(bindings, now).catch((error: unknown) => {
+          console.error(
+            `the journal's retirement of ${now.toISOString()} failed; the next minute's run tries again:`,
+            error,
+          );
+          failed.push('journal');
+        });
       await commits;
       return failed;
     });

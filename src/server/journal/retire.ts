@@ -36,9 +36,9 @@ async function inRecords(assets: Pick<Fetcher, 'fetch'>, id: string): Promise<bo
 }
 
 /**
- * The minute cron's own retirement, for a deployment whose dispatch does not run (no delivery queue): the live
- * journal is read first (one query), and the build's data set only when it has entries. Where the dispatch ran this
- * minute, it has retired them already and this reads one empty answer.
+ * The minute cron's own retirement, for a deployment whose dispatch does not run (no delivery queue; where it runs,
+ * it retires as it reads the build's data set): the live journal is read first (one query), and the build's data
+ * set only when it has entries.
  */
 export async function retireJournalNow(env: { ASSETS: Pick<Fetcher, 'fetch'>; DB?: D1Database }, now: Date) {
   if (env.DB === undefined) return;
