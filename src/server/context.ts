@@ -1,5 +1,4 @@
 import {
-  DATASET_SLICES,
   type DatasetSlice,
   type EdgeDataset,
   type EdgeSummaries,
@@ -9,8 +8,8 @@ import { datasetWithJournal, summariesWithJournal } from '../core/journal/merge.
 import type { Event } from '../core/schemas.ts';
 import type { DeliveryBindings } from './delivery/bindings.ts';
 import type { ReviewBindings } from './review/review-page.ts';
-import { DataSourceUnavailable, loadDatasetSlice, loadEdgeDataset, loadEdgeSummaries } from './data-source.ts';
-import { liveJournal } from './journal/read.ts';
+import { DataSourceUnavailable, loadEdgeDataset, loadEdgeSummaries } from './data-source.ts';
+import { journalData } from './journal/read.ts';
 import type { JournalEntry } from './journal/store.ts';
 
 /**
@@ -63,36 +62,24 @@ export function createContext(
   waitUntil: WaitUntil = () => undefined,
 ): EdgeContext {
   const url = new URL(request.url);
-  let entries: Promise<readonly JournalEntry[]> | undefined;
-  let journal: Promise<readonly Event[]> | undefined;
-  const readEntries = () => {
-    entries ??= liveJournal(env.DB);
-    return entries;
-  };
-  const readJournal = () => {
-    journal ??= readEntries().then((live) => live.map((entry) => entry.event));
-    return journal;
-  };
+  const journal = journalData(env.ASSETS, env.DB, url.origin);
   return {
     request,
     url,
     now,
     env,
     async summaries() {
-      const [summaries, events] = await Promise.all([loadEdgeSummaries(env.ASSETS, url.origin), readJournal()]);
+      const [summaries, events] = await Promise.all([loadEdgeSummaries(env.ASSETS, url.origin), journal.journal()]);
       return summariesWithJournal(summaries, events);
     },
     async dataset() {
-      const [dataset, events] = await Promise.all([loadEdgeDataset(env.ASSETS, url.origin), readJournal()]);
+      const [dataset, events] = await Promise.all([loadEdgeDataset(env.ASSETS, url.origin), journal.journal()]);
       return datasetWithJournal(dataset, events, RECENT_EVENTS_PER_PROVIDER);
     },
-    async datasetSlice(slice) {
-      const [dataset, events] = await Promise.all([loadDatasetSlice(env.ASSETS, url.origin, slice), readJournal()]);
-      return datasetWithJournal(dataset, events, DATASET_SLICES[slice].perProvider);
-    },
-    journal: readJournal,
+    datasetSlice: journal.datasetSlice,
+    journal: journal.journal,
     waitUntil,
-    journalEntries: readEntries,
+    journalEntries: journal.journalEntries,
     async asset(path) {
       const response = await env.ASSETS.fetch(new Request(new URL(path, url.origin), { headers: request.headers }));
       if (response.status >= 400)

@@ -9,7 +9,7 @@ import type { SourcesResponse } from '../core/sources.ts';
 import type { Provider } from '../core/vocabulary.ts';
 import { withBuiltFiles } from './built-files.ts';
 import { loadBoardPageDataset, loadEdgeSummaries, loadProviderPage } from './data-source.ts';
-import { journalEvents } from './journal/read.ts';
+import { type JournalData, journalData } from './journal/read.ts';
 import { readSourceHealth } from './source-health.ts';
 
 /**
@@ -18,14 +18,14 @@ import { readSourceHealth } from './source-health.ts';
  */
 
 /** The journal, read once per page render (Astro hands every call of one render the same `url`). */
-const journals = new WeakMap<URL, Promise<readonly Event[]>>();
+const journals = new WeakMap<URL, JournalData>();
 function pageJournal(url: URL): Promise<readonly Event[]> {
   let journal = journals.get(url);
   if (journal === undefined) {
-    journal = journalEvents(env.DB);
+    journal = journalData(withBuiltFiles(env).ASSETS, env.DB, url.origin);
     journals.set(url, journal);
   }
-  return journal;
+  return journal.journal();
 }
 
 /** The board page's data: the summaries, the forecast scores and each provider's 10 newest events (about 20 KiB). */

@@ -1,4 +1,7 @@
+import { DATASET_SLICES, type DatasetSlice, type EdgeDataset } from '../../core/dataset.ts';
+import { datasetWithJournal } from '../../core/journal/merge.ts';
 import type { Event } from '../../core/schemas.ts';
+import { loadDatasetSlice } from '../data-source.ts';
 import { type JournalEntry, readJournalVersion, readLiveJournal } from './store.ts';
 
 /**
@@ -48,3 +51,34 @@ export async function liveJournal(db: D1Database | undefined): Promise<readonly 
  */
 export const journalStateKey = (journal: readonly Event[]): string =>
   journal.length === 0 ? '' : journal.map((event) => event.id).join(',');
+
+/** The live journal read once for one reader (a request's context, a WebSub send), and the build's data with it. */
+export interface JournalData {
+  /** The live entries: when each event was confirmed and where its file stands. */
+  journalEntries(): Promise<readonly JournalEntry[]>;
+  /** Their events. */
+  journal(): Promise<readonly Event[]>;
+  /** A slice of the data set with the journal folded in (the feeds read `'feed'`). */
+  datasetSlice(slice: DatasetSlice): Promise<EdgeDataset>;
+}
+
+export function journalData(assets: Pick<Fetcher, 'fetch'>, db: D1Database | undefined, origin: string): JournalData {
+  let entries: Promise<readonly JournalEntry[]> | undefined;
+  let events: Promise<readonly Event[]> | undefined;
+  const journalEntries = () => {
+    entries ??= liveJournal(db);
+    return entries;
+  };
+  const journal = () => {
+    events ??= journalEntries().then((live) => live.map((entry) => entry.event));
+    return events;
+  };
+  return {
+    journalEntries,
+    journal,
+    async datasetSlice(slice) {
+      const [dataset, live] = await Promise.all([loadDatasetSlice(assets, origin, slice), journal()]);
+      return datasetWithJournal(dataset, live, DATASET_SLICES[slice].perProvider);
+    },
+  };
+}

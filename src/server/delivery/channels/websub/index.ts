@@ -7,7 +7,8 @@ import { findTopic, type WebSubTopic } from '../../../../core/websub/topics.ts';
 import type { DeliveryBindings } from '../../bindings.ts';
 import type { DeliveryChannel } from '../../channel.ts';
 import { deleteSubscriber, saveSubscriber } from '../../subscribers.ts';
-import { type JournalData, journalData, journalFeed } from '../../../journal/feeds.ts';
+import { journalFeed } from '../../../journal/feeds.ts';
+import { type JournalData, journalData } from '../../../journal/read.ts';
 import { subscriberCap } from '../../caps.ts';
 import { confirmsIntent, distribute, type FeedDocument } from './callback.ts';
 
