@@ -157,17 +157,29 @@ export function stopServer(server: ChildProcess, signal: NodeJS.Signals = 'SIGTE
  * Polls `url` until the server answers, or fails after `timeoutMs` or when the server exits. Resolves with the
  * moment (`performance.now()`) the answered request was sent: the worker's first request, for a path it runs on.
  */
-export async function waitUntilServing(url: string, server: ChildProcess, timeoutMs = 60_000): Promise<number> {
+/** An answer at a server's address that is not its worker's: another process took the port it was given. */
+export class ForeignAnswer extends Error {
+  override name = 'ForeignAnswer';
+}
+
+export async function waitUntilServing(
+  url: string,
+  server: ChildProcess,
+  timeoutMs = 60_000,
+  /** Whether an answer is the awaited server's own; another one is a `ForeignAnswer` (by default any answer is). */
+  isOwn: (response: Response) => boolean = () => true,
+): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`the local server exited with code ${server.exitCode}`);
-    try {
-      const sentAt = performance.now();
-      await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    const sentAt = performance.now();
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) }).catch(() => null);
+    if (response !== null) {
+      await response.body?.cancel();
+      if (!isOwn(response)) throw new ForeignAnswer(`${url} answered ${response.status}, not from the worker`);
       return sentAt;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`the local server did not answer at ${url} within ${timeoutMs} ms`);
 }
@@ -249,34 +261,51 @@ export async function startServer(
     readyPath?: string;
   },
 ): Promise<RunningServer> {
-  const port = options.port ?? (await freePort());
-  const baseUrl = `http://127.0.0.1:${port}`;
   // A state folder of its own unless one is given (a test that wrote the source-health KV first).
   const ownState = options.persistTo === undefined;
   const state = options.persistTo ?? (await mkdtemp(path.join(tmpdir(), 'departures-board-state-')));
   // A key pair of the state folder's own unless one is given (never the environment's or `npm start`'s file),
   // kept across a restart on the same state, as a deployment keeps its key.
   const vapid = options.vapid ?? (await vapidSecrets({}, path.join(state, 'vapid-keys.local.json')));
-  const server = await serveBuild({ inspectorPort: await freePort(), ...options, port, persistTo: state, vapid });
-  let log = '';
-  const keep = (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-OUTPUT_KEPT_CHARS);
-  };
-  server.stdout?.on('data', keep);
-  server.stderr?.on('data', keep);
-  const stop = async () => {
-    stopServer(server);
-    if (ownState) await rm(state, { recursive: true, force: true });
-  };
-  let firstRequestAt: number;
-  try {
-    firstRequestAt = await waitUntilServing(`${baseUrl}${options.readyPath ?? '/favicon.svg'}`, server);
-  } catch (error) {
-    await stop();
-    throw new Error(`${(error as Error).message}\n${log}`);
+  // A free port is free when asked, not always when the server binds it: on a machine running other servers (other
+  // test files' workerd and their internal ports), another may take it first, and its answers would pass for ours.
+  // So an answer without the worker's headers is another process's, and a port this function chose is chosen again.
+  for (let attempt = 1; ; attempt += 1) {
+    const port = options.port ?? (await freePort());
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const server = await serveBuild({ inspectorPort: await freePort(), ...options, port, persistTo: state, vapid });
+    let log = '';
+    const keep = (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-OUTPUT_KEPT_CHARS);
+    };
+    server.stdout?.on('data', keep);
+    server.stderr?.on('data', keep);
+    const stop = async () => {
+      stopServer(server);
+      if (ownState) await rm(state, { recursive: true, force: true });
+    };
+    try {
+      const firstRequestAt = await waitUntilServing(
+        `${baseUrl}${options.readyPath ?? '/favicon.svg'}`,
+        server,
+        undefined,
+        answersFromTheWorker,
+      );
+      const residentBytes = () => residentBytesOfGroup(server.pid ?? -1);
+      return { baseUrl, stateDir: state, firstRequestAt, stop, residentBytes, output: () => log };
+    } catch (error) {
+      if (error instanceof ForeignAnswer && options.port === undefined && attempt < 3) {
+        stopServer(server);
+        continue;
+      }
+      await stop();
+      throw new Error(`${(error as Error).message}\n${log}`);
+    }
   }
-  const residentBytes = () => residentBytesOfGroup(server.pid ?? -1);
-  return { baseUrl, stateDir: state, firstRequestAt, stop, residentBytes, output: () => log };
 }
+
+/** Every answer of the worker carries `nosniff` (src/server/http/cors.ts); no other local server's does. */
+const answersFromTheWorker = (response: Response): boolean =>
+  response.headers.get('X-Content-Type-Options') === 'nosniff';
 
 const OUTPUT_KEPT_CHARS = 1 << 20;
