@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import * as sdk from '@modelcontextprotocol/sdk/types.js';
 import { MCP_TOOLS } from '../../src/core/mcp/catalogue.ts';
+import { wantsEventStream } from '../../src/core/mcp/common-requests.ts';
 import { JsonRpcIdSchema } from '../../src/core/schemas.ts';
 
 /**
@@ -22,7 +23,7 @@ const invalid = (message: string, id: Refusal['id'] = null) => ({ id, error: { c
 export function negotiate(request: Request): { request: Request; json: boolean } {
   const headers = new Headers(request.headers);
   headers.set('Accept', 'application/json, text/event-stream');
-  const json = !(request.headers.get('Accept') ?? '').includes('text/event-stream');
+  const json = !wantsEventStream(request.headers.get('Accept'));
   return { request: new Request(request.url, { method: request.method, headers }), json };
 }
 

@@ -3,32 +3,16 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { buildTimelineResponse } from '../../src/core/api/timeline.ts';
-import { boardFromSummaries, estimateFromSummary, statusFromSummary } from '../../src/core/board.ts';
-import { forecastFromSummary, roundTo3 } from '../../src/core/forecast/rule.ts';
+import { boardFromSummaries, statusFromSummary } from '../../src/core/board.ts';
 import { ProviderSchema } from '../../src/core/enums.ts';
 import { PROVIDER_LABELS } from '../../src/core/i18n/labels.ts';
 import * as catalogue from '../../src/core/mcp/catalogue.ts';
-import { eventPageUrl } from '../../src/core/site.ts';
 import { type Provider, PROVIDERS } from '../../src/core/vocabulary.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
-import type { EdgeContext } from '../../src/server/context.ts';
 import { boardMarkdown } from '../../src/server/board-markdown.ts';
 import { SERVES_SAMPLE_DATA } from '../../src/server/sample-data.ts';
+import { type McpContext, toolAnswers } from './tools.ts';
 
-/** Numbers to three decimals (a day to the minute and a half), in the text block and structuredContent alike. */
-const toolResult = (value: object) => {
-  const text = JSON.stringify(value, (_, inner: unknown) => (typeof inner === 'number' ? roundTo3(inner) : inner));
-  return { content: [{ type: 'text' as const, text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
-};
-/**
- * A result over the fictional sample set says so (decisions.md, "One honest answer"): the notice as a second text
- * block, after the JSON that stays the first, and `_meta.sampleData` (MCP's field for what a result says of itself).
- */
-const sampleDataResult = ({ content, structuredContent }: ReturnType<typeof toolResult>) => ({
-  content: [...content, { type: 'text' as const, text: catalogue.MCP_SAMPLE_DATA_NOTICE }],
-  structuredContent,
-  _meta: { sampleData: true },
-});
 const contents = (uri: URL, mimeType: string, text: string) => ({ contents: [{ uri: uri.href, mimeType, text }] });
 
 const completeProvider = (typed: string | undefined) => PROVIDERS.filter((id) => id.startsWith(typed ?? ''));
@@ -42,38 +26,24 @@ const promptProvider = completable(
  * A fresh server over the board at the request's time, as the SDK's stateless examples make one per request.
  * `sampleData`: whether the data is the fictional sample set, fixed by the build (src/server/sample-data.ts).
  */
-export function createBoardMcpServer(context: EdgeContext, sampleData = SERVES_SAMPLE_DATA): McpServer {
+export function createBoardMcpServer(context: McpContext, sampleData = SERVES_SAMPLE_DATA): McpServer {
   const server = new McpServer(catalogue.mcpServerInfo(BASE_URL), {
     instructions: catalogue.mcpInstructions(sampleData),
     // Workers forbid the code generation of the SDK's default validator (Ajv); this one interprets schemas.
     jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
   });
   const { now } = context;
-  // As the HTTP routes: the summaries file for the status, the estimate and the forecast; the events for lists.
-  const dataset = () => context.dataset();
   const summary = async (provider: Provider) => (await context.summaries())[provider];
   const board = async () => boardFromSummaries(await context.summaries(), now);
   const { MCP_TOOLS: tools, MCP_RESOURCES: resources } = catalogue;
-  const result = (value: object) => (sampleData ? sampleDataResult(toolResult(value)) : toolResult(value));
-
-  server.registerTool('get_status', tools.get_status, async () => result(await board()));
-  server.registerTool('get_timeline', tools.get_timeline, async ({ provider, limit, kind }) => {
-    const selection = { provider, limit, ...(kind === undefined ? {} : { kind }) };
-    const { events, ...timeline } = buildTimelineResponse(await dataset(), selection, now);
-    return result({
-      ...timeline,
-      events: events.map((event) => ({ ...event, pageUrl: eventPageUrl(BASE_URL, event) })),
-    });
-  });
-  server.registerTool('get_next_estimate', tools.get_next_estimate, async ({ provider }) =>
-    result(estimateFromSummary(await summary(provider), now)),
-  );
-  server.registerTool('get_forecast', tools.get_forecast, async ({ provider }) =>
-    result(forecastFromSummary(await summary(provider), now)),
-  );
+  const answers = toolAnswers(context, sampleData);
+  server.registerTool('get_status', tools.get_status, () => answers.get_status({}));
+  server.registerTool('get_timeline', tools.get_timeline, (args) => answers.get_timeline(args));
+  server.registerTool('get_next_estimate', tools.get_next_estimate, (args) => answers.get_next_estimate(args));
+  server.registerTool('get_forecast', tools.get_forecast, (args) => answers.get_forecast(args));
 
   const timeline = async (provider: Provider | 'all') =>
-    buildTimelineResponse(await dataset(), { provider, limit: 200 }, now);
+    buildTimelineResponse(await context.dataset(), { provider, limit: 200 }, now);
   const read = {
     board: async () => JSON.stringify(await board()),
     timeline: async () => JSON.stringify(await timeline('all')),

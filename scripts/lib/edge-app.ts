@@ -1,4 +1,6 @@
 import { answerEdgeRoute } from '../../functions/app.ts';
+import { recordMcpAnswers } from '../../functions/mcp/recorded-answers.ts';
+import { MCP_ANSWERS_PATH } from '../../src/core/mcp/recorded-answers.ts';
 import type { EdgeBindings } from '../../src/server/context.ts';
 import type { DeliveryBindings } from '../../src/server/delivery/bindings.ts';
 import { assetsBinding, memoryKv, OPEN_RATE_LIMITER, type BuiltFiles } from './built-files.ts';
@@ -26,7 +28,7 @@ export function edgeApp(
 ): EdgeApp {
   const origin = options.origin ?? 'http://localhost:4321';
   const env: EdgeBindings = {
-    ASSETS: assetsBinding(files),
+    ASSETS: withRecordedMcpAnswers(files),
     MCP_RATE_LIMITER: options.rateLimiter ?? OPEN_RATE_LIMITER,
     SOURCE_HEALTH: options.sourceHealth ?? memoryKv(),
     ...options.push,
@@ -35,4 +37,21 @@ export function edgeApp(
     env,
     request: (requestPath, init, now) => answerEdgeRoute(new Request(new URL(requestPath, origin), init), env, now),
   };
+}
+
+/**
+ * The built files, and the SDK's recorded MCP answers where they lack them (a build records them with its pages:
+ * src/pages/data/mcp-answers.json.ts), recorded here once on first use as the build would for real data.
+ */
+function withRecordedMcpAnswers(files: BuiltFiles): Fetcher {
+  const assets = assetsBinding(files);
+  if (files.has(MCP_ANSWERS_PATH)) return assets;
+  let recorded: Promise<string> | undefined;
+  const fetchAsset = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    if (new URL(request.url).pathname !== MCP_ANSWERS_PATH) return assets.fetch(request);
+    recorded ??= recordMcpAnswers(false).then((answers) => JSON.stringify(answers));
+    return new Response(await recorded, { headers: { 'Content-Type': 'application/json' } });
+  };
+  return { fetch: fetchAsset } as unknown as Fetcher;
 }

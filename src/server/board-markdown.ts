@@ -10,7 +10,7 @@ import { SERVES_SAMPLE_DATA } from './sample-data.ts';
  * The board as Markdown at the request's time, from the newest events of `/data/board.json`: the body of the
  * Markdown mirror (functions/api/markdown.ts) and of MCP's `board-markdown` resource (functions/mcp/server.ts).
  */
-export async function boardMarkdown(context: EdgeContext, locale: Locale): Promise<string> {
+export async function boardMarkdown(context: Pick<EdgeContext, 'now' | 'dataset'>, locale: Locale): Promise<string> {
   const dataset = await context.dataset();
   const { board, rows } = boardAnswers(summariesOf(dataset), context.now);
   const events = recentEvents(dataset, 'all', MARKDOWN_LATEST_COUNT);
