@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { clockReadingTests } from './tests/support/clock-readers.ts';
 
 /**
  * The order files start in. First the files that run Astro of their own (each in a copy of the project beside
@@ -44,9 +45,13 @@ class LongestFirst extends BaseSequencer {
 
 /**
  * The in-process tests at the real clock and at clocks months behind and ahead (tests/support/shifted-clock.ts):
- * a fixture or expectation that goes stale as the calendar moves fails today, not on the day it expires.
+ * a fixture or expectation that goes stale as the calendar moves fails today, not on the day it expires. At the
+ * moved clocks run only the files that read the clock, themselves or through what they import
+ * (tests/support/clock-readers.ts finds them in the code: `node tests/support/clock-readers.ts` lists them and why);
+ * a file that never reads it gives the same verdict at any clock.
  */
 const CLOCK_SHIFTS_DAYS = [0, -150, 150];
+const CLOCK_READING_TESTS = [...clockReadingTests(import.meta.dirname).keys()];
 /**
  * Run at the real clock only: the fuzzers (random input, their assertions hold at any clock: no 500, no crash), the
  * file that reads the report through workerd (it hands workerd the test's clock instead), and the push files below.
@@ -76,7 +81,7 @@ const REAL_CLOCK_ONLY = [
 const coreAt = (days: number) => ({
   test: {
     name: days === 0 ? 'core' : `core@${days > 0 ? '+' : ''}${days}d`,
-    include: ['src/**/*.test.ts', 'functions/**/*.test.ts'],
+    include: days === 0 ? ['src/**/*.test.ts', 'functions/**/*.test.ts'] : CLOCK_READING_TESTS,
     exclude: days === 0 ? [] : REAL_CLOCK_ONLY,
     environment: 'node' as const,
     // Pure code: the files share one module graph per worker instead of importing it again per file
