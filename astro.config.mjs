@@ -3,6 +3,7 @@ import cloudflare from '@astrojs/cloudflare';
 import { defineConfig } from 'astro/config';
 import { sdkValidatorForWorkers } from './functions/mcp/sdk-adapter.ts';
 import { buildId } from './src/integrations/build-id.ts';
+import { checkedWords } from './src/integrations/checked-words.ts';
 import { requireSiteUrl } from './src/integrations/require-site-url.ts';
 import { repositoryUrl } from './src/integrations/repository-url.ts';
 import { staticHeaders } from './src/integrations/static-headers.ts';
@@ -46,6 +47,7 @@ export default defineConfig({
   },
   integrations: [
     requireSiteUrl(),
+    checkedWords(),
     buildId(),
     repositoryUrl(),
     events,

@@ -1,6 +1,6 @@
 import { MEDIAN_BASIS_RESETS } from './cadence.ts';
 import type { Forecast } from './forecast/schemas.ts';
-import type { boardAnswer } from './i18n/en/board-answer.ts';
+import type { Words } from './i18n/words.ts';
 import { effectiveMs } from './ordering.ts';
 import { fillTemplate, fillText } from './i18n/template.ts';
 import { relativeTime } from './render/relative-time.ts';
@@ -21,7 +21,7 @@ import { BOARD_STATUSES, type BoardStatus, type Locale } from './vocabulary.ts';
  */
 
 export type Segment = { text: string } | { time: string } | { link: string; text: string };
-export type BoardAnswerWords = typeof boardAnswer;
+export type BoardAnswerWords = Words['boardAnswer'];
 
 /**
  * The words' `{name}` placeholders filled with segments (src/core/i18n/template.ts), adjacent text joined and empty

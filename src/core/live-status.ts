@@ -1,5 +1,6 @@
 import type { BoardAnswerWords } from './board-answer.ts';
 import { TRANSLATIONS } from './i18n/index.ts';
+import { languageOf } from './languages.ts';
 import type { BoardStatus, EventKind, Locale } from './vocabulary.ts';
 
 /** A symbol beside each status word, so that no status is told by colour alone. */
@@ -18,6 +19,9 @@ export const STATUS_SYMBOLS: Readonly<Record<BoardStatus, string>> = {
  */
 export interface LiveStatusWords {
   locale: Locale;
+  /** The language's Intl locale and its pattern of an instant (words' `formats.minute`), for the times it draws. */
+  tag: string;
+  minuteFormat: string;
   answer: BoardAnswerWords;
   statuses: Record<BoardStatus, string>;
   kinds: Record<EventKind, string>;
@@ -26,6 +30,8 @@ export interface LiveStatusWords {
 
 export const liveStatusWords = (locale: Locale): LiveStatusWords => ({
   locale,
+  tag: languageOf(locale).intl,
+  minuteFormat: TRANSLATIONS[locale].formats.minutePattern,
   answer: TRANSLATIONS[locale].boardAnswer,
   statuses: TRANSLATIONS[locale].statuses,
   kinds: TRANSLATIONS[locale].kinds,

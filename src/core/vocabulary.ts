@@ -13,5 +13,5 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 export const BOARD_STATUSES = ['reset_now', 'banked', 'tease', 'waiting', 'overdue', 'no_data'] as const;
 export type BoardStatus = (typeof BOARD_STATUSES)[number];
 
-export const LOCALES = ['en', 'zh'] as const;
-export type Locale = (typeof LOCALES)[number];
+/** The site's languages are listed in languages.ts (issue 36): `Locale` is one of their codes. */
+export { LOCALES, type Locale } from './languages.ts';

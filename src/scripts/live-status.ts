@@ -3,9 +3,9 @@ import type { Forecast } from '../core/forecast/schemas.ts';
 import type { LiveStatusWords } from '../core/live-status.ts';
 import { relativeTime } from '../core/render/relative-time.ts';
 import type { ProviderStatus } from '../core/schemas.ts';
-import { chineseMinute } from '../core/i18n/zh/format.ts';
+import { dateParts } from '../core/i18n/intl.ts';
+import { fillText } from '../core/i18n/template.ts';
 import { localizedPath } from '../core/site.ts';
-import { utcMinute } from '../core/time-format.ts';
 import { showLocalTimes } from './local-times.ts';
 
 /**
@@ -40,7 +40,7 @@ async function readBoard(): Promise<Board | null> {
 }
 
 /** An instant as the page writes it in UTC before the script names the reader's zone (Time.astro's forms). */
-const utcText = (iso: string, words: LiveStatusWords) => (words.locale === 'zh' ? chineseMinute(iso) : utcMinute(iso));
+const utcText = (iso: string, words: LiveStatusWords) => fillText(words.minuteFormat, dateParts(words.tag, iso));
 
 function draw(parent: HTMLElement, parts: readonly Segment[], words: LiveStatusWords): void {
   const document = parent.ownerDocument;

@@ -1,5 +1,5 @@
-import { chineseMinute, chineseWallMinute } from '../core/i18n/zh/format.ts';
-import { utcMinute } from '../core/time-format.ts';
+import { dateParts, wallParts } from '../core/i18n/intl.ts';
+import { fillText } from '../core/i18n/template.ts';
 import { planWindowTracker, type TrackerProblem } from '../core/tracker/plan.ts';
 import type { Locale } from '../core/vocabulary.ts';
 
@@ -10,11 +10,20 @@ import type { Locale } from '../core/vocabulary.ts';
 const problemText = (root: HTMLElement, problem: TrackerProblem) =>
   root.dataset[`problem${problem.replace('_', '')}`] ?? problem;
 /** The page's sentence with the times in its language's form, as the server writes them (WindowTracker.astro). */
-const conversionText = (root: HTMLElement, locale: Locale, local: string, zone: string, instant: string) =>
-  (root.dataset['converted'] ?? '{local} = {utc}')
-    .replace('{local}', locale === 'zh' ? chineseWallMinute(local) : local.replace('T', ' '))
+const conversionText = (root: HTMLElement, local: string, zone: string, instant: string) => {
+  const wall = wallParts(local);
+  const tag = root.ownerDocument.documentElement.lang || 'en';
+  return (root.dataset['converted'] ?? '{local} = {utc}')
+    .replace('{local}', wall === null ? local : fillText(root.dataset['wallMinuteFormat'] ?? '{local}', wall))
     .replace('{zone}', zone)
-    .replace('{utc}', locale === 'zh' ? chineseMinute(instant) : utcMinute(instant));
+    .replace(
+      '{utc}',
+      fillText(
+        root.ownerDocument.documentElement.dataset['minuteFormat'] ?? '{year}-{month2}-{day2} {hour}:{minute} {zone}',
+        dateParts(tag, instant),
+      ),
+    );
+};
 
 /** The tracker's conveniences: the detected time zone, the link and the converted times as you type. */
 export function enhanceWindowTracker(document: Document): void {
@@ -45,7 +54,7 @@ export function enhanceWindowTracker(document: Document): void {
     list(
       '#tracker-conversions',
       [[plan.reset, plan.resetAt] as const, [plan.weekly, plan.weeklyAt] as const].flatMap(([local, instant]) =>
-        local && instant ? [conversionText(root, locale, local, plan.timeZone, instant)] : [],
+        local && instant ? [conversionText(root, local, plan.timeZone, instant)] : [],
       ),
     );
     const link = document.querySelector<HTMLElement>('#tracker-link');

@@ -22,7 +22,8 @@ export const endpointListings = (locale: Locale): EndpointListing[] =>
           {
             method: route.methods[0],
             path: ('example' in route.listing ? route.listing.example : undefined) ?? route.path,
-            title: TRANSLATIONS[locale].endpoints[route.id as ListedRouteId],
+            // Every listed route has its title in every language (a Markdown mirror's from languages.ts).
+            title: TRANSLATIONS[locale].endpoints[route.id as ListedRouteId] ?? route.summary,
             aliases: ROUTES.filter((alias) => 'aliasOf' in alias && alias.aliasOf === route.id).map(
               (alias) => alias.path,
             ),

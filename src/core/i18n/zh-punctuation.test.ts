@@ -9,13 +9,13 @@ import { TRANSITIONS } from '../push/due.ts';
 import { pushPayload } from '../push/payload.ts';
 import { sourceHealthLine, type SourcesResponse } from '../sources.ts';
 import { EVENT_KINDS } from '../vocabulary.ts';
-import { chineseMinute, chineseWallMinute, weekdayMinute } from './zh/format.ts';
-import { zh } from './zh/index.ts';
+import { TRANSLATIONS } from './index.ts';
+import { minute, wallMinute, weekdayMinute } from './words.ts';
 
 /**
  * The Chinese proofreading rules (docs/website.md, "Chinese style"; the terms of docs/glossary-zh.md), written here
  * rather than taken from the code under test, checked over every Chinese string the core says: every value of
- * zh/index.ts (its functions called with sample arguments, its `{name}` templates filled in, the forecast page's
+ * words/zh.json as the code reads it (its functions called with sample arguments, its `{name}` templates filled in, the forecast page's
  * words and the date forms among them), the Chinese Markdown mirror, push notifications, the sources line, the
  * times as the server and the page script write them, and the relative times the Chinese pages show. The rendered
  * pages are checked the same way in tests/zh-pages.test.ts.
@@ -70,6 +70,17 @@ const PLACEHOLDER_SAMPLES: Record<string, string> = {
   teaseDays: '14',
   overdueFactor: '1.5',
   resets: '10',
+  // The parts of a date pattern (`formats.minute`, handed to the page scripts).
+  year: '2026',
+  month: '12',
+  month2: '12',
+  monthName: '12月',
+  day: '3',
+  day2: '03',
+  weekday: '周四',
+  hour: '14',
+  minute: '03',
+  zone: 'UTC',
 };
 const fillPlaceholders = (text: string): string =>
   text.replace(/\{(\w+)\}/gu, (_, name: string) => PLACEHOLDER_SAMPLES[name] ?? '示例');
@@ -94,7 +105,7 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'sourceHealth.hoursAgo': [[3]],
   'sourceHealth.daysAgo': [[2]],
   'markdown.intro': [[NOW.toISOString()]],
-  'markdown.lastReset': [[chineseMinute('2026-06-10T08:00:00Z'), '3.5 天']],
+  'markdown.lastReset': [[minute('zh', '2026-06-10T08:00:00Z'), '3.5 天']],
   'markdown.estimate': ROWS.flatMap((row) => [
     [row, NOW.getTime()],
     [row, NOW.getTime() + 30 * 86_400_000],
@@ -107,7 +118,7 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'windowCalendar.timeZone': [['Asia/Shanghai']],
   'windowCalendar.alarm.resetAt': [['供应商 A']],
   'windowCalendar.alarm.weeklyAt': [['供应商 A']],
-  'tracker.converted': [['2026-11-24T09:00', 'Asia/Shanghai', chineseMinute('2026-11-24T01:00:00Z')]],
+  'tracker.converted': [['2026-11-24T09:00', 'Asia/Shanghai', minute('zh', '2026-11-24T01:00:00Z')]],
   'ui.scope.plan': [['Pro'], ['专业版']],
   'ui.days': [[3.5]],
   'ui.historyTruncated': [[50, 120]],
@@ -120,8 +131,8 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'push.title': [['供应商 A', '重置']],
   'push.scheduledTitle': [['供应商 A', '重置']],
   'push.effectiveTitle': [['供应商 A', '额度提升']],
-  'push.scheduledFor': [[chineseMinute('2026-11-24T17:00:00Z')]],
-  'push.inEffectSince': [[chineseMinute('2026-11-24T17:00:00Z')]],
+  'push.scheduledFor': [[minute('zh', '2026-11-24T17:00:00Z')]],
+  'push.inEffectSince': [[minute('zh', '2026-11-24T17:00:00Z')]],
   'ntfy.choices': [['供应商 A、供应商 C', '重置']],
   'ntfy.activationBody': [
     ['将发送：供应商 A 的每条新公告（重置）。', 'https://board.example/api/ntfy/activate?topic=x&token=y'],
@@ -129,7 +140,9 @@ const SAMPLE_ARGUMENTS: Record<string, unknown[][]> = {
   'ntfy.pageAsk': [['https://ntfy.sh/my-topic']],
   'forecastPage.byDayDescription': [['18 %', '92 %']],
   'forecastPage.withinDays': [[1], [14]],
-  'forecastPage.likelyWindow': [[weekdayMinute('2026-11-25T00:00:00Z'), weekdayMinute('2026-11-28T00:00:00Z')]],
+  'forecastPage.likelyWindow': [
+    [weekdayMinute('zh', '2026-11-25T00:00:00Z'), weekdayMinute('zh', '2026-11-28T00:00:00Z')],
+  ],
   'forecastPage.trackSince': [['2026-06-10T08:00:00.000Z', 40]],
   'formats.days': [[3.5]],
   'formats.weekdayMinute': [[FORECAST.announcedFor]],
@@ -226,14 +239,14 @@ const INSTANTS = ['2026-12-03T14:03:00.000Z', '2026-12-31T20:30:00.000Z', '2026-
 const ZONES = ['UTC', 'Asia/Shanghai', 'Asia/Kolkata', 'America/New_York', 'Europe/London', 'Pacific/Chatham'];
 const dateForms: [string, string][] = [
   ...INSTANTS.flatMap((iso) =>
-    ZONES.map((zone): [string, string] => [`chineseMinute ${zone}`, chineseMinute(iso, zone)]),
+    ZONES.map((zone): [string, string] => [`chineseMinute ${zone}`, minute('zh', iso, zone)]),
   ),
-  ...INSTANTS.map((iso): [string, string] => ['weekdayMinute', weekdayMinute(iso)]),
-  ['chineseWallMinute', chineseWallMinute('2026-11-24T09:00')],
+  ...INSTANTS.map((iso): [string, string] => ['weekdayMinute', weekdayMinute('zh', iso)]),
+  ['chineseWallMinute', wallMinute('zh', '2026-11-24T09:00')],
 ];
 
 const EVERY_STRING: [string, string][] = [
-  ...strings(zh, ''),
+  ...strings(TRANSLATIONS.zh, ''),
   ...markdownLines,
   ...pushTexts,
   ...sourcesLines,

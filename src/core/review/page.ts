@@ -4,6 +4,7 @@ import { TRANSLATIONS } from '../i18n/index.ts';
 import { fillText } from '../i18n/template.ts';
 import { type Event, EventSchema } from '../schemas.ts';
 import { localizedPath, SERVICE_NAME } from '../site.ts';
+import { LANGUAGES, languageOf } from '../languages.ts';
 import { EVENT_KINDS, LOCALES, type Locale } from '../vocabulary.ts';
 import { reviewPagePath } from './token.ts';
 
@@ -171,13 +172,9 @@ export const REVIEW_PAGE_STYLE =
 export const reviewPageSecurityPolicy = (sitePolicy: string, styleHash: string): string =>
   sitePolicy.replace(/style-src [^;]*/, `style-src 'sha256-${styleHash}'`);
 
-const LANGUAGE_TAGS: Readonly<Record<Locale, string>> = { en: 'en', zh: 'zh-Hans' };
-
 /** `/review/<id>?t=<token>&lang=<locale>`: the page, in a language. */
 const pageHref = (draftId: string, token: string, locale: Locale) =>
   `${reviewPagePath(draftId)}?${new URLSearchParams({ t: token, lang: locale })}`;
-
-const other = (locale: Locale): Locale => (locale === 'en' ? 'zh' : 'en');
 
 /** The page of `view`, in `locale`, as one HTML document. */
 export function renderReviewPage(view: ReviewView, locale: Locale): string {
@@ -187,7 +184,12 @@ export function renderReviewPage(view: ReviewView, locale: Locale): string {
   const title = view.kind === 'refused' ? words.refused[view.refusal].title : words.title;
   const switcher =
     draftId !== undefined && token !== undefined
-      ? `<a href="${escapeHtml(pageHref(draftId, token, other(locale)))}" lang="${LANGUAGE_TAGS[other(locale)]}">${escapeHtml(words.otherLanguage)}</a>`
+      ? LANGUAGES.filter((language) => language.code !== locale)
+          .map(
+            (language) =>
+              `<a href="${escapeHtml(pageHref(draftId, token, language.code))}" lang="${language.tag}">${escapeHtml(language.name)}</a>`,
+          )
+          .join(' · ')
       : '';
   const head = draftId === undefined ? '' : escapeHtml(fillText(words.draftId, { id: draftId }));
   const body =
@@ -197,7 +199,7 @@ export function renderReviewPage(view: ReviewView, locale: Locale): string {
         ? outcomeBody(view, locale)
         : refusedBody(view, locale);
   return `<!doctype html>
-<html lang="${LANGUAGE_TAGS[locale]}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${languageOf(locale).tag}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><meta name="referrer" content="no-referrer">
 <title>${escapeHtml(`${title} · ${SERVICE_NAME}`)}</title><style>${REVIEW_PAGE_STYLE}</style></head>
 <body><main>
