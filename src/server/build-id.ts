@@ -7,8 +7,11 @@
 export const BUILD_ID: string | undefined =
   typeof __DEPARTURES_BUILD_ID__ === 'undefined' ? undefined : __DEPARTURES_BUILD_ID__;
 
-/** Whether this is `astro dev` (built with the fixed id `dev`); Vitest sets DEV too, but runs unbuilt code. */
-export const IN_ASTRO_DEV: boolean = import.meta.env.DEV && BUILD_ID !== undefined;
+/**
+ * Whether this is `astro dev` (built with the fixed id `dev`); Vitest sets DEV too, but runs unbuilt code, and plain
+ * Node (the benchmark's scripts) has no `import.meta.env` at all.
+ */
+export const IN_ASTRO_DEV: boolean = BUILD_ID !== undefined && import.meta.env?.DEV === true;
 
 /** When this build ran (ISO 8601); undefined in unbuilt code. */
 export const BUILT_AT: string | undefined =
