@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { scaled } from './scripts/lib/load-scaled.ts';
 import { clockReadingTests } from './tests/support/clock-readers.ts';
 
 /**
  * The order files start in. First the files that run Astro of their own (each in a copy of the project beside
- * the others: scripts/lib/project-copy.ts); then the core and node files, which run while the shared served build
+ * the others: scripts/lib/project-copy.ts); then the served files that mostly wait on the clock (WAITS_FIRST); then
+ * the core and node files, which run while the shared served build
  * is made in the background (tests/support/served-build.ts); then the longest files that need that build (the
  * page checks in Chromium, the push end to end, the servers of the data-source faults); then the other served
  * files, short ones that fill the end evenly. Named here rather than left to Vitest's timings, which change from
@@ -16,8 +18,13 @@ const OWN_BUILDS_FIRST = [
   'tests/dev-server.test.ts',
   'tests/validation-gate.test.ts',
 ];
+/**
+ * Served files that mostly wait on the wall clock (a database locked for over a minute; a page cached for the rest
+ * of its minute): they start with the builds, wait for the shared build, and then wait beside the core files'
+ * work instead of at the end of the run.
+ */
+const WAITS_FIRST = ['tests/delivery-faults.test.ts', 'tests/source-health.test.ts'];
 const SERVED_FIRST = [
-  'tests/delivery-faults.test.ts',
   'tests/website.browser.test.ts',
   'tests/phone-board.browser.test.ts',
   'tests/push-dispatch.test.ts',
@@ -34,9 +41,12 @@ class LongestFirst extends BaseSequencer {
     const rank = (file: TestSpecification) => {
       const ownBuild = position(OWN_BUILDS_FIRST, file);
       if (ownBuild >= 0) return ownBuild;
-      if (file.project.name !== 'served' && file.project.name !== 'builds') return OWN_BUILDS_FIRST.length;
+      const waits = position(WAITS_FIRST, file);
+      if (waits >= 0) return OWN_BUILDS_FIRST.length + waits;
+      const first = OWN_BUILDS_FIRST.length + WAITS_FIRST.length;
+      if (file.project.name !== 'served' && file.project.name !== 'builds') return first;
       const served = position(SERVED_FIRST, file);
-      return OWN_BUILDS_FIRST.length + 1 + (served >= 0 ? served : SERVED_FIRST.length);
+      return first + 1 + (served >= 0 ? served : SERVED_FIRST.length);
     };
     // Array.prototype.sort is stable: Vitest's own order holds inside each rank.
     return sorted.sort((a, b) => rank(a) - rank(b));
@@ -88,6 +98,9 @@ const coreAt = (days: number) => ({
     // (that import was four fifths of the project's time). A test must not depend on another's state.
     isolate: false,
     env: { TEST_CLOCK_SHIFT_DAYS: String(days) },
+    // Vitest's 5 s, scaled by the machine's load when the run starts (scripts/lib/load-scaled.ts): a hang guard.
+    testTimeout: scaled(10_000),
+    hookTimeout: scaled(10_000),
     setupFiles: ['tests/support/shifted-clock.ts', 'tests/support/fresh-isolate.ts'],
   },
 });
@@ -108,11 +121,13 @@ const SERVED_OPTIONS = {
   isolate: false,
   // They run beside each other and the other projects, mostly waiting on workerd, Astro and Chromium; the files
   // that build build copies of the project (scripts/lib/project-copy.ts).
-  testTimeout: 60_000,
-  hookTimeout: 180_000,
+  // Hang guards, scaled by the machine's load when the run starts (scripts/lib/load-scaled.ts); the waits inside a
+  // test (a server's start, a page, a poll) scale with the load at their own moment.
+  testTimeout: scaled(60_000),
+  hookTimeout: scaled(180_000),
   // expect.poll gives up after 1 s by default: too short for a service worker or a page's script on a loaded
   // machine. A wait, not a timing assertion.
-  expect: { poll: { timeout: 15_000 } },
+  expect: { poll: { timeout: scaled(15_000) } },
 };
 
 /**
@@ -136,7 +151,13 @@ export default defineConfig({
     projects: [
       ...CLOCK_SHIFTS_DAYS.map(coreAt),
       {
-        test: { name: 'node', include: ['tests/node/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
+        test: {
+          name: 'node',
+          include: ['tests/node/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: scaled(60_000),
+          hookTimeout: scaled(60_000),
+        },
       },
       {
         test: {

@@ -20,6 +20,7 @@ import {
   runCron as runCronAt,
   type ServedCopy,
 } from './support/served-delivery.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * Discord and Slack end to end in workerd, as tests/push-dispatch.test.ts does push: a copy of the build served
@@ -129,7 +130,7 @@ beforeAll(async () => {
   receiver.answerNext(discordLimited.path, discordRateLimit(1.5));
   receiver.answerNext(slackLimited.path, slackRateLimit(1));
   server = await copy.serve();
-}, 240_000);
+}, scaled(240_000));
 
 afterAll(async () => {
   await server?.stop();

@@ -44,6 +44,7 @@ import {
   type ServedCopy,
 } from './support/served-delivery.ts';
 import { startWebSubSubscriber, type WebSubSubscriber } from './support/websub-subscriber.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * Confirmed within a minute, served end to end (decisions.md, "Confirmed within a minute"; docs/watch.md, "From a
@@ -230,7 +231,7 @@ beforeAll(async () => {
 
   // The first minute: the feed read (nothing new in it), and the first dispatch meets the build's history.
   await runCron(server, startMinute);
-}, 240_000);
+}, scaled(240_000));
 
 afterAll(async () => {
   await mcp?.close();
@@ -272,59 +273,63 @@ describe('from a post to every channel, confirmed on the review page', () => {
     expect(boardOfStatus(await statusOf())).toEqual(statusBefore);
   });
 
-  it('the POST confirms: every output and every channel shows the event within seconds', async () => {
-    const html = await (await fetch(confirmLink)).text();
-    const confirmedAt = performance.now();
-    const answer = await postConfirm(confirmLink, html);
-    expect(answer.status, await answer.clone().text()).toBe(303);
+  it(
+    'the POST confirms: every output and every channel shows the event within seconds',
+    async () => {
+      const html = await (await fetch(confirmLink)).text();
+      const confirmedAt = performance.now();
+      const answer = await postConfirm(confirmLink, html);
+      expect(answer.status, await answer.clone().text()).toBe(303);
 
-    const seen = await Promise.all([
-      ...Object.entries(OUTPUTS).map(([name, count]) =>
-        firstSeen(async () => ((await count()) > 0 ? count() : undefined), name, { timeoutMs: 45_000 }).then(
-          ({ value, at }) => {
-            shown[name] = value;
-            return [name, at] as const;
-          },
-          () => [name, undefined] as const,
+      const seen = await Promise.all([
+        ...Object.entries(OUTPUTS).map(([name, count]) =>
+          firstSeen(async () => ((await count()) > 0 ? count() : undefined), name, { timeoutMs: 45_000 }).then(
+            ({ value, at }) => {
+              shown[name] = value;
+              return [name, at] as const;
+            },
+            () => [name, undefined] as const,
+          ),
         ),
-      ),
-      ...Object.entries(CHANNELS).map(([name, got]) =>
-        firstSeen(async () => (got() ? true : undefined), name, { timeoutMs: 45_000 }).then(
-          ({ at }) => [name, at] as const,
-          () => [name, undefined] as const,
+        ...Object.entries(CHANNELS).map(([name, got]) =>
+          firstSeen(async () => (got() ? true : undefined), name, { timeoutMs: 45_000 }).then(
+            ({ at }) => [name, at] as const,
+            () => [name, undefined] as const,
+          ),
         ),
-      ),
-    ]);
-    console.log(
-      `seconds from the confirm's POST to each output and channel (${new Date().toISOString()}):\n${seen
-        .map(
-          ([name, at]) =>
-            `  ${name.padEnd(32)} ${(at === undefined ? 'never' : secondsSince(confirmedAt, at)).padStart(5)}`,
-        )
-        .join('\n')}`,
-    );
-    // What never came is named, with what the receivers got and the worker's log.
-    const received = () =>
-      JSON.stringify({
-        websub: websub.deliveries.map((delivery) => [delivery.path, delivery.status, delivery.body.length]),
-        github: github.requests.map((request) => [request.method, request.path, request.status]),
-        log: server.output().slice(-2000),
-      });
-    expect(
-      seen.filter(([, at]) => at === undefined).map(([name]) => name),
-      received(),
-    ).toEqual([]);
-    expect(Object.values(shown).every((count) => count > 0)).toBe(true);
-    expect(shown['/api/timeline']).toBe(1);
-    expect(shown['MCP get_timeline']).toBe(1);
+      ]);
+      console.log(
+        `seconds from the confirm's POST to each output and channel (${new Date().toISOString()}):\n${seen
+          .map(
+            ([name, at]) =>
+              `  ${name.padEnd(32)} ${(at === undefined ? 'never' : secondsSince(confirmedAt, at)).padStart(5)}`,
+          )
+          .join('\n')}`,
+      );
+      // What never came is named, with what the receivers got and the worker's log.
+      const received = () =>
+        JSON.stringify({
+          websub: websub.deliveries.map((delivery) => [delivery.path, delivery.status, delivery.body.length]),
+          github: github.requests.map((request) => [request.method, request.path, request.status]),
+          log: server.output().slice(-2000),
+        });
+      expect(
+        seen.filter(([, at]) => at === undefined).map(([name]) => name),
+        received(),
+      ).toEqual([]);
+      expect(Object.values(shown).every((count) => count > 0)).toBe(true);
+      expect(shown['/api/timeline']).toBe(1);
+      expect(shown['MCP get_timeline']).toBe(1);
 
-    // Each channel told once, in its own form.
-    expect(pushesOfEvent()).toHaveLength(1);
-    expect(chatOfEvent()).toHaveLength(1);
-    expect(websubOfEvent().length).toBeGreaterThanOrEqual(1);
-    const journal = await queryLocalD1(copy.state, 'SELECT id, state FROM journal');
-    expect(journal).toEqual([{ id: EVENT_ID, state: 'live' }]);
-  }, 90_000);
+      // Each channel told once, in its own form.
+      expect(pushesOfEvent()).toHaveLength(1);
+      expect(chatOfEvent()).toHaveLength(1);
+      expect(websubOfEvent().length).toBeGreaterThanOrEqual(1);
+      const journal = await queryLocalD1(copy.state, 'SELECT id, state FROM journal');
+      expect(journal).toEqual([{ id: EVENT_ID, state: 'live' }]);
+    },
+    scaled(90_000),
+  );
 
   it('the file the worker committed through the contents API passes npm run validate', async () => {
     const put = githubPut()!;

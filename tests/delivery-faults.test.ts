@@ -24,6 +24,7 @@ import {
   type ServedCopy,
 } from './support/served-delivery.ts';
 import { startWebSubSubscriber, type WebSubSubscriber } from './support/websub-subscriber.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * The delivery wing's promise under real faults (decisions.md, "Delivery that loses nothing"; docs/delivery.md,
@@ -169,7 +170,7 @@ beforeAll(async () => {
   await server.stop();
   await publishWithFeeds(copy, publishedReset(EVENT_ID, minutesAfterStart(-5), minutesAfterStart(300)));
   server = await copy.serve();
-}, 240_000);
+}, scaled(240_000));
 
 afterAll(async () => {
   await server?.stop();
@@ -188,64 +189,68 @@ const SUBSCRIBERS_BEFORE = [
 ];
 
 describe('every subscriber gets each transition exactly once, whatever fails', () => {
-  it('survives the database locked for over a minute with every send in flight, and receivers down for three hours', async () => {
-    for (const power of everySwitch()) power.holdAll();
-    await runCron(1);
-    await eventually(
-      () => heldCount() === SUBSCRIBERS_BEFORE.length,
-      () => `${heldCount()} of ${SUBSCRIBERS_BEFORE.length} sends held at the receivers`,
-      60_000,
-    );
-
-    // The database is locked while every send is in flight; the receivers then fail them all. No outcome can be
-    // recorded: each message is tried again by the queue until it reaches the dead-letter queue, whose own tries
-    // fail too; the cron runs of these minutes fail as well.
-    const lock = await lockLocalD1(copy.state, {
-      database: 'departures-board',
-      workerConfig: path.join(copy.dir, 'server/wrangler.json'),
-    });
-    const lockedAt = Date.now();
-    try {
-      for (const power of everySwitch()) power.releaseHeld({ status: 503, body: 'down' });
-      await runCron(2);
-      await runCron(3);
+  it(
+    'survives the database locked for over a minute with every send in flight, and receivers down for three hours',
+    async () => {
+      for (const power of everySwitch()) power.holdAll();
+      await runCron(1);
       await eventually(
-        () => server.output().includes('message reached the dead-letter queue'),
-        'a deliver message in the dead-letter queue',
-        LOCK_MS,
+        () => heldCount() === SUBSCRIBERS_BEFORE.length,
+        () => `${heldCount()} of ${SUBSCRIBERS_BEFORE.length} sends held at the receivers`,
+        60_000,
       );
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, LOCK_MS - (Date.now() - lockedAt))));
-    } finally {
-      await lock.release();
-    }
-    expect(Date.now() - lockedAt).toBeGreaterThan(60_000);
-    for (const subscriber of SUBSCRIBERS_BEFORE) expect(acceptedBy(subscriber), subscriber).toEqual([]);
 
-    // The receivers stay down (503) for three hours of the cron's clock: every run queues what is due again.
-    for (let minute = 4; minute <= 184; minute += 15) {
-      await runCron(minute);
+      // The database is locked while every send is in flight; the receivers then fail them all. No outcome can be
+      // recorded: each message is tried again by the queue until it reaches the dead-letter queue, whose own tries
+      // fail too; the cron runs of these minutes fail as well.
+      const lock = await lockLocalD1(copy.state, {
+        database: 'departures-board',
+        workerConfig: path.join(copy.dir, 'server/wrangler.json'),
+      });
+      const lockedAt = Date.now();
+      try {
+        for (const power of everySwitch()) power.releaseHeld({ status: 503, body: 'down' });
+        await runCron(2);
+        await runCron(3);
+        await eventually(
+          () => server.output().includes('message reached the dead-letter queue'),
+          'a deliver message in the dead-letter queue',
+          LOCK_MS,
+        );
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, LOCK_MS - (Date.now() - lockedAt))));
+      } finally {
+        await lock.release();
+      }
+      expect(Date.now() - lockedAt).toBeGreaterThan(60_000);
+      for (const subscriber of SUBSCRIBERS_BEFORE) expect(acceptedBy(subscriber), subscriber).toEqual([]);
+
+      // The receivers stay down (503) for three hours of the cron's clock: every run queues what is due again.
+      for (let minute = 4; minute <= 184; minute += 15) {
+        await runCron(minute);
+        await settled();
+      }
+      for (const subscriber of SUBSCRIBERS_BEFORE) expect(acceptedBy(subscriber), subscriber).toEqual([]);
+      const attempts = await queryLocalD1(
+        copy.state,
+        `SELECT MIN(attempts) AS least FROM deliveries WHERE event_id = '${EVENT_ID}'`,
+      );
+      expect(Number(attempts[0]?.['least'])).toBeGreaterThan(3);
+
+      // They recover: the next runs at or after each retry's due time deliver, once each.
+      for (const power of everySwitch()) await power.up();
+      await runCron(185);
+      await runCron(245);
+      await eventually(
+        () => SUBSCRIBERS_BEFORE.every((subscriber) => acceptedBy(subscriber).length > 0),
+        () =>
+          `accepted: ${SUBSCRIBERS_BEFORE.map((subscriber) => `${subscriber} ${acceptedBy(subscriber).length}`).join(', ')}`,
+      );
       await settled();
-    }
-    for (const subscriber of SUBSCRIBERS_BEFORE) expect(acceptedBy(subscriber), subscriber).toEqual([]);
-    const attempts = await queryLocalD1(
-      copy.state,
-      `SELECT MIN(attempts) AS least FROM deliveries WHERE event_id = '${EVENT_ID}'`,
-    );
-    expect(Number(attempts[0]?.['least'])).toBeGreaterThan(3);
-
-    // They recover: the next runs at or after each retry's due time deliver, once each.
-    for (const power of everySwitch()) await power.up();
-    await runCron(185);
-    await runCron(245);
-    await eventually(
-      () => SUBSCRIBERS_BEFORE.every((subscriber) => acceptedBy(subscriber).length > 0),
-      () =>
-        `accepted: ${SUBSCRIBERS_BEFORE.map((subscriber) => `${subscriber} ${acceptedBy(subscriber).length}`).join(', ')}`,
-    );
-    await settled();
-    for (const subscriber of SUBSCRIBERS_BEFORE)
-      expect(acceptedBy(subscriber), subscriber).toEqual([`${EVENT_ID}/announced`]);
-  }, 600_000);
+      for (const subscriber of SUBSCRIBERS_BEFORE)
+        expect(acceptedBy(subscriber), subscriber).toEqual([`${EVENT_ID}/announced`]);
+    },
+    scaled(600_000),
+  );
 
   it('sends nothing to removed subscribers, never hands their ids on, and the next transition once to the others', async () => {
     const idsBefore = await queryLocalD1(copy.state, 'SELECT MAX(id) AS highest FROM subscribers');

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, inject, it } from 'vitest';
 import { freePort } from '../scripts/lib/local-server.ts';
 import { projectRoot } from '../scripts/lib/tools.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * `npm run demo -- --once` end to end (docs/watch.md, "From a post to every channel"), on the run's shared build
@@ -28,15 +29,19 @@ function runDemo(port: number): Promise<{ code: number | null; output: string }>
 }
 
 describe('npm run demo -- --once', () => {
-  it('walks one post to the board and every channel and exits 0', async () => {
-    const port = await freePort();
-    const { code, output } = await runDemo(port);
-    expect(code, output).toBe(0);
-    for (const step of ['serve:', 'subscribe:', 'post:', 'poll:', 'review page:', 'confirm:'])
-      expect(output, output).toContain(step);
-    expect(output).toContain(`http://127.0.0.1:${port}/review/`);
-    for (const reached of ['the board (/)', 'Discord webhook (subscriber)', 'push service', 'WebSub callback'])
-      expect(output).toMatch(new RegExp(`${reached.replace(/[()/]/g, '\\$&')} +\\d+\\.\\d\\d\\n`));
-    expect(output).not.toContain('never');
-  }, 120_000);
+  it(
+    'walks one post to the board and every channel and exits 0',
+    async () => {
+      const port = await freePort();
+      const { code, output } = await runDemo(port);
+      expect(code, output).toBe(0);
+      for (const step of ['serve:', 'subscribe:', 'post:', 'poll:', 'review page:', 'confirm:'])
+        expect(output, output).toContain(step);
+      expect(output).toContain(`http://127.0.0.1:${port}/review/`);
+      for (const reached of ['the board (/)', 'Discord webhook (subscriber)', 'push service', 'WebSub callback'])
+        expect(output).toMatch(new RegExp(`${reached.replace(/[()/]/g, '\\$&')} +\\d+\\.\\d\\d\\n`));
+      expect(output).not.toContain('never');
+    },
+    scaled(120_000),
+  );
 });

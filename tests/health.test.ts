@@ -8,6 +8,7 @@ import { type ChatReceiver, startChatReceiver } from './support/chat-receiver.ts
 import { lockLocalD1 } from './support/d1-lock.ts';
 import { type FeedServer, rssFeed, startFeedServer } from './support/feed-server.ts';
 import { copyBuild } from './support/served-site.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * GET /api/health and the operator's alerts against the served build (decisions.md, "Operable"; docs/health.md),
@@ -74,7 +75,7 @@ describe('a database with no migration applied', () => {
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
     );
     for (const { name } of tables) await queryLocalD1(server.stateDir, `DROP TABLE "${String(name)}"`);
-  }, 120_000);
+  }, scaled(120_000));
   afterAll(async () => {
     await server?.stop();
   });
@@ -118,7 +119,7 @@ describe('the cron failing for real, and the alerts', () => {
       vars: { ALLOW_LOOPBACK_RECEIVERS: 'true' },
       secrets: { OPS_WEBHOOK_URL: `${ops.origin}${OPS_PATH}` },
     });
-  }, 120_000);
+  }, scaled(120_000));
   afterAll(async () => {
     await server?.stop();
     await ops?.close();
@@ -204,7 +205,7 @@ describe('a feed failing past 15 minutes and a review channel down, then both ba
       vars: { ALLOW_LOOPBACK_RECEIVERS: 'true' },
       secrets: { OPS_WEBHOOK_URL: `${ops.origin}${OPS_PATH}`, REVIEW_WEBHOOK_URL: `${review.origin}${REVIEW_PATH}` },
     });
-  }, 120_000);
+  }, scaled(120_000));
   afterAll(async () => {
     await server?.stop();
     await Promise.all([ops?.close(), review?.close(), feeds?.close()]);

@@ -4,6 +4,7 @@ import { BOARD_STATUSES, PROVIDERS } from '../src/core/vocabulary.ts';
 import { type AnswersBoard, answersBoardEvents } from './support/answers-board.ts';
 import { launchChromium } from './support/browser.ts';
 import { serveEventsCopy } from './support/honest-rows.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * One honest answer (decisions.md), in Chromium at 320 × 700 and 1280 × 900, in English and Chinese, with and
@@ -193,7 +194,9 @@ describe('rows that keep current', () => {
       await route.fulfill({ response: await route.fetch({ url: `${laterUrl}${url.pathname}` }) });
     });
     await page.clock.fastForward(60_000);
-    await expect.poll(() => row.locator('.status').getAttribute('data-status'), { timeout: 30_000 }).toBe('reset_now');
+    await expect
+      .poll(() => row.locator('.status').getAttribute('data-status'), { timeout: scaled(30_000) })
+      .toBe('reset_now');
     expect([...new Set(later)].sort()).toEqual(['/api/forecast', '/api/status']);
     expect(await row.locator('[data-column="last-reset"] time').getAttribute('datetime')).toBe(
       boardLater.announced.effectiveAt,

@@ -13,6 +13,7 @@ import {
   runCron as runCronAt,
   type ServedCopy,
 } from './support/served-delivery.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * Signed webhooks end to end in workerd (decisions.md, "More channels"; docs/delivery.md, "Signed webhooks"): a copy
@@ -74,7 +75,7 @@ beforeAll(async () => {
   receiver = await startHooksReceiver();
   copy = await copyServedBuild('hooks');
   server = await copy.serve();
-}, 240_000);
+}, scaled(240_000));
 
 afterAll(async () => {
   await server?.stop();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ownServer } from './support/served-site.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * The official MCP conformance suite (`@modelcontextprotocol/conformance`, its own CLI and checks) against the
@@ -30,7 +31,7 @@ describe('the official MCP conformance scenarios', () => {
       const { stdout } = await promisify(execFile)(
         process.execPath,
         [CONFORMANCE_CLI, 'server', '--url', url, '--scenario', scenario],
-        { timeout: 60_000 },
+        { timeout: scaled(60_000) },
       ).catch((error: { stdout?: string; message: string }) => ({ stdout: error.stdout ?? error.message }));
       const totals = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(stdout);
       expect(totals, stdout).not.toBeNull();

@@ -10,6 +10,7 @@ import type { Locale } from '../src/core/vocabulary.ts';
 import { launchChromium } from './support/browser.ts';
 import { type ChatReceiver, startChatReceiver } from './support/chat-receiver.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * "Notify me" offers every channel (decisions.md, "Chat webhooks (Discord, Slack)", last point) on the board and the
@@ -34,7 +35,7 @@ beforeAll(async () => {
     workerConfig: join(inject('builtDir'), 'server/wrangler.json'),
     vars: { ALLOW_LOOPBACK_RECEIVERS: 'true' },
   });
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   await webhookServer?.stop();
   await receiver?.close();
@@ -236,7 +237,7 @@ async function openChatForm(path: string): Promise<Page> {
   const page = await open(path, { javaScript: true, origin: webhookServer.baseUrl });
   await page.click('#notify-chat > summary');
   // Shown by the page's script once it runs: on a machine busy with other runs that took over 30 s once.
-  await page.waitForSelector('#chat-webhook-form', { state: 'visible', timeout: 50_000 });
+  await page.waitForSelector('#chat-webhook-form', { state: 'visible', timeout: scaled(50_000) });
   expect(await page.isHidden('[data-chat-fallback]')).toBe(true);
   return page;
 }

@@ -15,6 +15,7 @@ import { projectRoot } from '../scripts/lib/tools.ts';
 import { HOSTILE_ACCOUNT, HOSTILE_SOURCE_URL, hostileEvents } from '../src/core/render/hostile-events.ts';
 import { PROVIDERS } from '../src/core/vocabulary.ts';
 import { writeEventTree } from './support/event-trees.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * A site built from hostile summaries (tests/fixtures/tricky-events: a script tag, a CDATA end, Markdown
@@ -52,7 +53,7 @@ beforeAll(async () => {
   await buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir, outDir, projectDir });
   server = await startServer({ port, workerConfig: path.join(outDir, 'server/wrangler.json') });
   browser = await launchChromium();
-}, 300_000);
+}, scaled(300_000));
 afterAll(async () => {
   await browser?.close();
   await server?.stop();

@@ -21,6 +21,7 @@ import {
   runCron as runCronAt,
   type ServedCopy,
 } from './support/served-delivery.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * Push end to end in workerd: a copy of the build is served with the loopback receiver allowed; subscribers
@@ -134,7 +135,7 @@ beforeAll(async () => {
   receiver.answerNext(limited.path, { status: 429, headers: { 'retry-after': '1' } });
   receiver.answerNext(failing.path, { status: 503, headers: { 'retry-after': '1' } });
   server = await copy.serve();
-}, 240_000);
+}, scaled(240_000));
 
 afterAll(async () => {
   await server?.stop();

@@ -18,6 +18,7 @@ import {
 } from './support/push-receiver.ts';
 import { copyServedBuild, eventually, publishWithFeeds, type ServedCopy } from './support/served-delivery.ts';
 import { parseLinkHeader, startWebSubSubscriber, type WebSubSubscriber } from './support/websub-subscriber.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * Delivery that leaves at once (decisions.md, "Push that leaves at once"), on every channel, in workerd as
@@ -161,7 +162,7 @@ beforeAll(async () => {
 
   await publishWithFeeds(copy, newReset());
   await giveNewBuildId(copy.dir);
-}, 240_000);
+}, scaled(240_000));
 
 afterAll(async () => {
   await server?.stop();

@@ -7,6 +7,7 @@ import { freePort } from '../scripts/lib/local-server.ts';
 import { commandNames, descendantsOf, isAlive } from './support/processes.ts';
 import { copyProject } from '../scripts/lib/project-copy.ts';
 import { astroEntry } from '../scripts/lib/tools.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * What a deployment does with the project: a copy whose sample events and marker are replaced by a few real
@@ -181,106 +182,114 @@ afterAll(async () => {
 });
 
 describe('a copy of the project with real events instead of the sample set', () => {
-  it('validates them; npm start builds and serves them, without a word or header about sample data', async () => {
-    const validation = validateInCopy();
-    expect(validation.stderr).toBe('');
-    expect(validation.status).toBe(0);
-    expect(validation.stdout.trim()).toBe('content/events: 5 valid event files (4 published, 1 drafts).');
+  it(
+    'validates them; npm start builds and serves them, without a word or header about sample data',
+    async () => {
+      const validation = validateInCopy();
+      expect(validation.stderr).toBe('');
+      expect(validation.status).toBe(0);
+      expect(validation.stdout.trim()).toBe('content/events: 5 valid event files (4 published, 1 drafts).');
 
-    const start = await npmStartInCopy();
-    try {
-      expect(start.address).toBe(`http://localhost:${start.port}`);
-      // A screen, not a log: a line per phase, the address, each setting of the local server, no stack trace.
-      const lines = start.screen.trimEnd().split('\n');
-      expect(lines.length).toBeLessThanOrEqual(25);
-      expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([]);
-      expect(start.screen).not.toMatch(/ENOTFOUND|records\/\d/);
-      expect(lines).toEqual(
-        expect.arrayContaining([
-          `  port ${start.port} on localhost: free`,
-          expect.stringMatching(
-            /^ {2}building the site for http:\/\/localhost:\d+… \d+ pages and data files, [\d.]+ s$/,
-          ),
-          expect.stringMatching(
-            /^ {2}migrating the local D1 \(\.wrangler\/state\)… all \d+ migrations applied, [\d.]+ s$/,
-          ),
-          expect.stringMatching(/^ {2}starting workerd… answering, [\d.]+ s$/),
-          `Departures Board is served at ${start.address}. Ctrl+C stops it.`,
-          `  SITE_URL: absent: the pages' links point to this server (${start.address})`,
-        ]),
-      );
-      for (const setting of [
-        'VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT: ',
-        'REVIEW_WEBHOOK_URL: ',
-        'REVIEW_SIGNING_KEY: ',
-        'OPS_WEBHOOK_URL: ',
-        'TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET: ',
-        'GITHUB_TOKEN: ',
-      ])
-        expect(lines.filter((line) => line.startsWith(`  ${setting}`)).length, setting).toBe(1);
-      // Asked the moment the address is printed: it must already answer.
-      expect((await fetch(`${start.address}/`)).status).toBe(200);
-      expect(await readFile(path.join(copy, 'dist/client/_headers'), 'utf8')).not.toMatch(/X-Sample-Data/i);
-      const timeline = await fetch(`${start.address}/api/timeline?limit=50`);
-      expect(((await timeline.json()) as { events: { id: string }[] }).events.map((event) => event.id)).toEqual(
-        PUBLISHED_IDS,
-      );
-      for (const page of [
-        '/',
-        '/zh',
-        '/provider_c',
-        '/about',
-        '/index.md',
-        '/zh/index.md',
-        '/api/status',
-        '/favicon.svg',
-        '/data/board.json',
-        '/no-such-page',
-      ]) {
-        const response = await fetch(`${start.address}${page}`);
-        expect(response.status, page).toBe(page === '/no-such-page' ? 404 : 200);
-        expect(response.headers.get('X-Sample-Data'), page).toBeNull();
-        expect(await response.text(), page).not.toMatch(NO_SAMPLE_WORDS);
+      const start = await npmStartInCopy();
+      try {
+        expect(start.address).toBe(`http://localhost:${start.port}`);
+        // A screen, not a log: a line per phase, the address, each setting of the local server, no stack trace.
+        const lines = start.screen.trimEnd().split('\n');
+        expect(lines.length).toBeLessThanOrEqual(25);
+        expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([]);
+        expect(start.screen).not.toMatch(/ENOTFOUND|records\/\d/);
+        expect(lines).toEqual(
+          expect.arrayContaining([
+            `  port ${start.port} on localhost: free`,
+            expect.stringMatching(
+              /^ {2}building the site for http:\/\/localhost:\d+… \d+ pages and data files, [\d.]+ s$/,
+            ),
+            expect.stringMatching(
+              /^ {2}migrating the local D1 \(\.wrangler\/state\)… all \d+ migrations applied, [\d.]+ s$/,
+            ),
+            expect.stringMatching(/^ {2}starting workerd… answering, [\d.]+ s$/),
+            `Departures Board is served at ${start.address}. Ctrl+C stops it.`,
+            `  SITE_URL: absent: the pages' links point to this server (${start.address})`,
+          ]),
+        );
+        for (const setting of [
+          'VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT: ',
+          'REVIEW_WEBHOOK_URL: ',
+          'REVIEW_SIGNING_KEY: ',
+          'OPS_WEBHOOK_URL: ',
+          'TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET: ',
+          'GITHUB_TOKEN: ',
+        ])
+          expect(lines.filter((line) => line.startsWith(`  ${setting}`)).length, setting).toBe(1);
+        // Asked the moment the address is printed: it must already answer.
+        expect((await fetch(`${start.address}/`)).status).toBe(200);
+        expect(await readFile(path.join(copy, 'dist/client/_headers'), 'utf8')).not.toMatch(/X-Sample-Data/i);
+        const timeline = await fetch(`${start.address}/api/timeline?limit=50`);
+        expect(((await timeline.json()) as { events: { id: string }[] }).events.map((event) => event.id)).toEqual(
+          PUBLISHED_IDS,
+        );
+        for (const page of [
+          '/',
+          '/zh',
+          '/provider_c',
+          '/about',
+          '/index.md',
+          '/zh/index.md',
+          '/api/status',
+          '/favicon.svg',
+          '/data/board.json',
+          '/no-such-page',
+        ]) {
+          const response = await fetch(`${start.address}${page}`);
+          expect(response.status, page).toBe(page === '/no-such-page' ? 404 : 200);
+          expect(response.headers.get('X-Sample-Data'), page).toBeNull();
+          expect(await response.text(), page).not.toMatch(NO_SAMPLE_WORDS);
+        }
+
+        // Closing the terminal (SIGHUP to the foreground job's process group) leaves no process behind.
+        const processes = await descendantsOf(start.child.pid!);
+        expect(await commandNames(processes)).toContain('workerd');
+        process.kill(-start.child.pid!, 'SIGHUP');
+        await start.exited;
+        // Give the server's processes time to go (a hang guard: the check below is what counts).
+        for (let attempt = 0; attempt < 100 && processes.some(isAlive); attempt += 1)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(processes.filter(isAlive)).toEqual([]);
+      } finally {
+        for (const pid of [start.child.pid!, ...(await descendantsOf(start.child.pid!))])
+          if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+        await rm(path.join(tmpdir(), `departures-board-start-${start.port}.log`), { force: true });
       }
+    },
+    scaled(300_000),
+  );
 
-      // Closing the terminal (SIGHUP to the foreground job's process group) leaves no process behind.
-      const processes = await descendantsOf(start.child.pid!);
-      expect(await commandNames(processes)).toContain('workerd');
-      process.kill(-start.child.pid!, 'SIGHUP');
-      await start.exited;
-      // Give the server's processes time to go (a hang guard: the check below is what counts).
-      for (let attempt = 0; attempt < 100 && processes.some(isAlive); attempt += 1)
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(processes.filter(isAlive)).toEqual([]);
-    } finally {
-      for (const pid of [start.child.pid!, ...(await descendantsOf(start.child.pid!))])
-        if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-      await rm(path.join(tmpdir(), `departures-board-start-${start.port}.log`), { force: true });
-    }
-  }, 300_000);
+  it(
+    'validates and builds an empty tree: an empty folder, and no folder at all as a fresh clone has',
+    async () => {
+      await rm(path.join(copy, 'content/events'), { recursive: true });
+      await mkdir(path.join(copy, 'content/events'));
+      const emptyFolder = validateInCopy();
+      expect(emptyFolder.status).toBe(0);
+      expect(emptyFolder.stdout.trim()).toBe('content/events: 0 valid event files (0 published, 0 drafts).');
 
-  it('validates and builds an empty tree: an empty folder, and no folder at all as a fresh clone has', async () => {
-    await rm(path.join(copy, 'content/events'), { recursive: true });
-    await mkdir(path.join(copy, 'content/events'));
-    const emptyFolder = validateInCopy();
-    expect(emptyFolder.status).toBe(0);
-    expect(emptyFolder.stdout.trim()).toBe('content/events: 0 valid event files (0 published, 0 drafts).');
+      // git keeps no empty folder: a clone of a project whose events were all deleted has no content/events.
+      await rm(path.join(copy, 'content/events'), { recursive: true });
+      const noFolder = validateInCopy();
+      expect(noFolder.status).toBe(0);
+      expect(noFolder.stdout.trim()).toBe('content/events: 0 valid event files (0 published, 0 drafts).');
 
-    // git keeps no empty folder: a clone of a project whose events were all deleted has no content/events.
-    await rm(path.join(copy, 'content/events'), { recursive: true });
-    const noFolder = validateInCopy();
-    expect(noFolder.status).toBe(0);
-    expect(noFolder.stdout.trim()).toBe('content/events: 0 valid event files (0 published, 0 drafts).');
-
-    const outDir = path.join(copy, 'dist-empty');
-    buildInCopy('http://127.0.0.1:1', outDir);
-    const index = JSON.parse(await readFile(path.join(outDir, 'client/data/events/index.json'), 'utf8')) as {
-      files: unknown[];
-    };
-    expect(index.files).toEqual([]);
-    const board = JSON.parse(await readFile(path.join(outDir, 'client/data/board.json'), 'utf8')) as {
-      providers: Record<string, { recent: unknown[] }>;
-    };
-    expect(Object.values(board.providers).map((provider) => provider.recent)).toEqual([[], [], []]);
-  }, 300_000);
+      const outDir = path.join(copy, 'dist-empty');
+      buildInCopy('http://127.0.0.1:1', outDir);
+      const index = JSON.parse(await readFile(path.join(outDir, 'client/data/events/index.json'), 'utf8')) as {
+        files: unknown[];
+      };
+      expect(index.files).toEqual([]);
+      const board = JSON.parse(await readFile(path.join(outDir, 'client/data/board.json'), 'utf8')) as {
+        providers: Record<string, { recent: unknown[] }>;
+      };
+      expect(Object.values(board.providers).map((provider) => provider.recent)).toEqual([[], [], []]);
+    },
+    scaled(300_000),
+  );
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
 import { writeSourceReport } from '../src/node/source-report.ts';
 import { loadContract } from './support/openapi-contract.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * Source health end to end: `npm run watch` reads two fixture feeds on loopback (one answers, one fails) and
@@ -115,7 +116,7 @@ describe('source health, from npm run watch to the served site', () => {
     expect(zh).toContain('2 个中 1 个有响应，1 个失败');
   });
 
-  it('says delayed once the last report is older than 5 minutes', { timeout: 120_000 }, async () => {
+  it('says delayed once the last report is older than 5 minutes', { timeout: scaled(120_000) }, async () => {
     const finishedAt = new Date(Date.now() - 6 * 60_000);
     await writeSourceReport(
       [
@@ -137,7 +138,7 @@ describe('source health, from npm run watch to the served site', () => {
     expect(body.sources.map((source) => source.name)).toEqual(['providerb']);
     // The board is rendered once a minute at most (the per-minute page cache): the report shows by the next minute.
     await expect
-      .poll(async () => (await fetch(`${site!.baseUrl}/`)).text(), { timeout: 90_000, interval: 2_000 })
+      .poll(async () => (await fetch(`${site!.baseUrl}/`)).text(), { timeout: scaled(90_000), interval: 2_000 })
       .toMatch(/delayed: last check \d+ min ago/);
   });
 });

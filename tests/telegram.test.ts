@@ -20,6 +20,7 @@ import {
   type TelegramReceiver,
   tooManyRequests,
 } from './support/telegram-receiver.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * Telegram end to end in workerd (decisions.md, "More channels: Telegram, ntfy, signed webhooks"), as
@@ -142,7 +143,7 @@ beforeAll(async () => {
   receiver.answerNext(BLOCKED.id, blocked(), blocked());
   receiver.answerNext(LIMITED.id, tooManyRequests(2));
   server = await serve();
-}, 240_000);
+}, scaled(240_000));
 
 afterAll(async () => {
   await server?.stop();

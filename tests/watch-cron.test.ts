@@ -9,6 +9,7 @@ import type { Event } from '../src/core/schemas.ts';
 import { rssFeed, startFeedServer, type FeedServer } from './support/feed-server.ts';
 import { startPushReceiver, type PushReceiver } from './support/push-receiver.ts';
 import { copyBuild } from './support/served-site.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * From a post to a reviewer, served: a copy of the build whose watch configuration (`/data/watch.json`) names two
@@ -97,7 +98,7 @@ beforeAll(async () => {
     vars: { ALLOW_LOOPBACK_RECEIVERS: 'true' },
     secrets: { REVIEW_WEBHOOK_URL: `${receiver.origin}${WEBHOOK_PATH}` },
   });
-}, 240_000);
+}, scaled(240_000));
 
 afterAll(async () => {
   await server?.stop();
@@ -235,62 +236,66 @@ describe('the minute cron, from a new post to the reviewer', () => {
     expect(await queryLocalD1(state, 'SELECT count(*) AS drafts FROM watch_drafts')).toEqual([{ drafts: 1 }]);
   });
 
-  it('keeps a review message the channel refuses (404) and sends it once the channel is back, at the backoff’s pace', async () => {
-    const later = {
-      link: 'https://posts.provider-a.example/@provider_a_eng/1999000000000000003',
-      title: 'Usage limits are reset again for everyone.',
-      publishedAt: minutesAfterStart(2).toISOString(),
-    };
-    feeds.serve('/provider_a_eng.rss', rssFeed([later, newReset(), meetup(), recordedPost()]));
-    receiver.power.answerAll({ status: 404, body: '{"message": "Unknown Webhook", "code": 10015}' });
-    const row = async () =>
-      (
-        await queryLocalD1(
-          state,
-          "SELECT review_state, review_attempts, review_next_at, review_status, review_sent_at FROM watch_drafts WHERE id = '1999000000000000003'",
-        )
-      )[0];
-    const tries: number[] = [];
-    const nextAts: unknown[] = [];
-    try {
-      for (let count = 3; count <= 14; count += 1) {
-        if (count === 9) await receiver.power.up();
-        const before = (await row())?.['review_attempts'] ?? 0;
-        await runCron(minutesAfterStart(count));
-        const after = await row();
-        if (after!['review_attempts'] !== before) {
-          tries.push(count);
-          if (after!['review_state'] === 'failed') nextAts.push(after!['review_next_at']);
+  it(
+    'keeps a review message the channel refuses (404) and sends it once the channel is back, at the backoff’s pace',
+    async () => {
+      const later = {
+        link: 'https://posts.provider-a.example/@provider_a_eng/1999000000000000003',
+        title: 'Usage limits are reset again for everyone.',
+        publishedAt: minutesAfterStart(2).toISOString(),
+      };
+      feeds.serve('/provider_a_eng.rss', rssFeed([later, newReset(), meetup(), recordedPost()]));
+      receiver.power.answerAll({ status: 404, body: '{"message": "Unknown Webhook", "code": 10015}' });
+      const row = async () =>
+        (
+          await queryLocalD1(
+            state,
+            "SELECT review_state, review_attempts, review_next_at, review_status, review_sent_at FROM watch_drafts WHERE id = '1999000000000000003'",
+          )
+        )[0];
+      const tries: number[] = [];
+      const nextAts: unknown[] = [];
+      try {
+        for (let count = 3; count <= 14; count += 1) {
+          if (count === 9) await receiver.power.up();
+          const before = (await row())?.['review_attempts'] ?? 0;
+          await runCron(minutesAfterStart(count));
+          const after = await row();
+          if (after!['review_attempts'] !== before) {
+            tries.push(count);
+            if (after!['review_state'] === 'failed') nextAts.push(after!['review_next_at']);
+          }
         }
+      } finally {
+        await receiver.power.up();
       }
-    } finally {
-      await receiver.power.up();
-    }
-    // A try at minutes 3, 4 and 6 refused; the next at 10 (1, 2, then 4 minutes after), the channel back since 9.
-    expect(tries).toEqual([3, 4, 6, 10]);
-    expect(nextAts).toEqual([4, 6, 10].map((count) => minutesAfterStart(count).toISOString()));
-    expect(receiver.power.turnedAway.map((request) => [request.path, request.status])).toEqual([
-      [WEBHOOK_PATH, 404],
-      [WEBHOOK_PATH, 404],
-      [WEBHOOK_PATH, 404],
-    ]);
-    // Sent once: the first draft's message and this one's, nothing twice.
-    expect(receiver.received.map((message) => [message.path, message.status])).toEqual([
-      [WEBHOOK_PATH, 201],
-      [WEBHOOK_PATH, 201],
-    ]);
-    expect(await row()).toEqual({
-      review_state: 'sent',
-      review_attempts: 4,
-      review_next_at: minutesAfterStart(20).toISOString(),
-      review_status: null,
-      review_sent_at: minutesAfterStart(10).toISOString(),
-    });
-    // The worker said so, once per refused try, without the webhook's address.
-    const log = server.output();
-    expect(
-      log.match(/the review message of draft 1999000000000000003 was not sent \(try \d: answered HTTP 404\)/g),
-    ).toHaveLength(3);
-    expect(log).not.toContain(WEBHOOK_PATH);
-  }, 120_000);
+      // A try at minutes 3, 4 and 6 refused; the next at 10 (1, 2, then 4 minutes after), the channel back since 9.
+      expect(tries).toEqual([3, 4, 6, 10]);
+      expect(nextAts).toEqual([4, 6, 10].map((count) => minutesAfterStart(count).toISOString()));
+      expect(receiver.power.turnedAway.map((request) => [request.path, request.status])).toEqual([
+        [WEBHOOK_PATH, 404],
+        [WEBHOOK_PATH, 404],
+        [WEBHOOK_PATH, 404],
+      ]);
+      // Sent once: the first draft's message and this one's, nothing twice.
+      expect(receiver.received.map((message) => [message.path, message.status])).toEqual([
+        [WEBHOOK_PATH, 201],
+        [WEBHOOK_PATH, 201],
+      ]);
+      expect(await row()).toEqual({
+        review_state: 'sent',
+        review_attempts: 4,
+        review_next_at: minutesAfterStart(20).toISOString(),
+        review_status: null,
+        review_sent_at: minutesAfterStart(10).toISOString(),
+      });
+      // The worker said so, once per refused try, without the webhook's address.
+      const log = server.output();
+      expect(
+        log.match(/the review message of draft 1999000000000000003 was not sent \(try \d: answered HTTP 404\)/g),
+      ).toHaveLength(3);
+      expect(log).not.toContain(WEBHOOK_PATH);
+    },
+    scaled(120_000),
+  );
 });

@@ -19,6 +19,7 @@ import {
   startWebSubSubscriber,
   type WebSubSubscriber,
 } from './support/websub-subscriber.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 
 /**
  * WebSub end to end in workerd (decisions.md, "WebSub"): a copy of the build is served with the loopback test
@@ -103,7 +104,7 @@ beforeAll(async () => {
   copy = await copyServedBuild('websub');
   server = await copy.serve();
   contract = await loadContract(server.baseUrl);
-}, 240_000);
+}, scaled(240_000));
 
 afterAll(async () => {
   await server?.stop();

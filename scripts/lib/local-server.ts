@@ -6,6 +6,7 @@ import path from 'node:path';
 import { LOCAL_STATE_DIR } from '../../src/node/local-state.ts';
 import { vapidSecrets, type VapidSecrets } from '../../src/node/local-vapid.ts';
 import { applyMigrations, type D1DatabaseConfig } from './local-d1.ts';
+import { scaled } from './load-scaled.ts';
 import { astroEntry, projectRoot, quietToolEnv, runTool, WRANGLER } from './tools.ts';
 
 /**
@@ -169,11 +170,14 @@ export async function waitUntilServing(
   /** Whether an answer is the awaited server's own; another one is a `ForeignAnswer` (by default any answer is). */
   isOwn: (response: Response) => boolean = () => true,
 ): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
+  // Hang guards scaled by the machine's load (scripts/lib/load-scaled.ts): a worker's first answer on a busy
+  // machine can take longer than a request's idle limit, and every poll would then be cut short.
+  const limit = scaled(timeoutMs);
+  const deadline = Date.now() + limit;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`the local server exited with code ${server.exitCode}`);
     const sentAt = performance.now();
-    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) }).catch(() => null);
+    const response = await fetch(url, { signal: AbortSignal.timeout(scaled(2_000)) }).catch(() => null);
     if (response !== null) {
       await response.body?.cancel();
       if (!isOwn(response)) throw new ForeignAnswer(`${url} answered ${response.status}, not from the worker`);
@@ -181,7 +185,7 @@ export async function waitUntilServing(
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`the local server did not answer at ${url} within ${timeoutMs} ms`);
+  throw new Error(`the local server did not answer at ${url} within ${limit} ms`);
 }
 
 /**

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDoctor, type WranglerRunner } from '../../scripts/lib/doctor.ts';
 import { copyMigratedD1 } from '../../scripts/lib/local-d1.ts';
 import { projectRoot } from '../../scripts/lib/tools.ts';
+import { scaled } from '../../scripts/lib/load-scaled.ts';
 
 /**
  * `npm run doctor` (docs/deploy.md) on the shipped config, which must fail naming each placeholder and SITE_URL,
@@ -69,7 +70,7 @@ beforeAll(async () => {
   emptyState = path.join(folder, 'empty-state');
   migratedState = path.join(folder, 'migrated-state');
   await copyMigratedD1([{ binding: 'DB', database_name: 'departures-board', database_id: D1_ID }], migratedState);
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await rm(folder, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 import { findChromium } from '../../scripts/lib/chromium.ts';
+import { scaled } from '../../scripts/lib/load-scaled.ts';
 
 /**
  * A Chromium driven by playwright-core (no browser download): CHROMIUM_PATH, the one that ships inside an npm
@@ -28,6 +29,10 @@ export async function launchChromium(options: BrowserContextOptions = {}): Promi
     ],
     ...options,
   });
+  // Playwright's limits (30 s for an action or a navigation) are hang guards: scaled by the machine's load, so that
+  // a page on a busy machine is waited for, not raced (scripts/lib/load-scaled.ts).
+  context.setDefaultTimeout(scaled(30_000));
+  context.setDefaultNavigationTimeout(scaled(30_000));
   // The profile goes with the browser; Chromium may still be writing into it for a moment after the close.
   context.on('close', () => {
     rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch((error: Error) =>

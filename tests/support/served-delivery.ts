@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, inject } from 'vitest';
+import { scaled } from '../../scripts/lib/load-scaled.ts';
 import { type RunningServer, startServer } from '../../scripts/lib/local-server.ts';
 import { providerFeedPath } from '../../src/core/built-paths.ts';
 import type { EdgeDataset } from '../../src/core/dataset.ts';
@@ -123,7 +124,7 @@ export async function eventually(
   what: string | (() => string),
   timeoutMs = 30_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`never: ${typeof what === 'string' ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

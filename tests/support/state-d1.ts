@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { getPlatformProxy } from 'wrangler';
+import { scaled } from '../../scripts/lib/load-scaled.ts';
 import { copyMigratedD1 } from '../../scripts/lib/local-d1.ts';
 
 /**
@@ -10,8 +11,8 @@ import { copyMigratedD1 } from '../../scripts/lib/local-d1.ts';
  * state database, for tests of the delivery wing and the watcher in Node.
  */
 
-/** A real local D1 in workerd: starting one takes about a second, and several on a loaded machine. */
-export const REAL_D1 = { timeout: 60_000 };
+/** A real local D1 in workerd: starting one takes about a second, and several on a loaded machine (scaled). */
+export const REAL_D1 = { timeout: scaled(60_000) };
 
 export interface StateDatabase {
   db: D1Database;
