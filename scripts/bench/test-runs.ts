@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { projectRoot } from '../lib/tools.ts';
@@ -61,25 +62,37 @@ function npmTest(log: string): Promise<TestRun> {
   });
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 export async function testRunsSection(count: number): Promise<string> {
   const rows: string[] = [];
+  const walls: number[] = [];
   await mkdir(LOG_FOLDER, { recursive: true });
   for (let run = 1; run <= count; run += 1) {
-    console.error(`npm test, run ${run} of ${count}…`);
+    // The machine's load as the run starts (the last minute's average): a run beside other work is slower.
+    const load = loadavg()[0]!.toFixed(1);
+    console.error(`npm test, run ${run} of ${count} (load average ${load} on ${availableParallelism()} cores)…`);
     const log = path.join(LOG_FOLDER, `run-${run}.log`);
     const result = await npmTest(log);
+    walls.push(result.wallSeconds);
     const cpu = result.cpuSeconds === null ? '–' : result.cpuSeconds.toFixed(0);
-    rows.push(
-      `| ${run} | ${result.wallSeconds.toFixed(1)} | ${cpu} | ${result.passed ? 'passed' : 'FAILED'} | ${result.summary} |`,
-    );
+    const verdict = result.passed ? 'passed' : 'FAILED';
+    rows.push(`| ${run} | ${result.wallSeconds.toFixed(1)} | ${cpu} | ${load} | ${verdict} | ${result.summary} |`);
     console.error(`  ${result.wallSeconds.toFixed(1)} s, ${result.passed ? 'passed' : 'failed'}: ${result.summary}`);
     for (const failure of result.failures) console.error(`  failed: ${failure} (${path.relative(projectRoot, log)})`);
   }
   return [
-    `### npm test, ${count} runs in a row`,
+    `### npm test, ${count} runs in a row (${availableParallelism()} cores)`,
     '',
-    '| run | wall s | machine CPU s | verdict | tests |',
-    '| --- | --- | --- | --- | --- |',
+    '| run | wall s | machine CPU s | load at start | verdict | tests |',
+    '| --- | --- | --- | --- | --- | --- |',
     ...rows,
+    '',
+    `Median wall time: ${median(walls).toFixed(1)} s.`,
   ].join('\n');
 }
