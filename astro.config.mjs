@@ -4,6 +4,7 @@ import { defineConfig } from 'astro/config';
 import { sdkValidatorForWorkers } from './functions/mcp/sdk-adapter.ts';
 import { buildId } from './src/integrations/build-id.ts';
 import { checkedWords } from './src/integrations/checked-words.ts';
+import { languagePages } from './src/integrations/language-pages.ts';
 import { requireSiteUrl } from './src/integrations/require-site-url.ts';
 import { repositoryUrl } from './src/integrations/repository-url.ts';
 import { staticHeaders } from './src/integrations/static-headers.ts';
@@ -48,6 +49,7 @@ export default defineConfig({
   integrations: [
     requireSiteUrl(),
     checkedWords(),
+    languagePages(),
     buildId(),
     repositoryUrl(),
     events,

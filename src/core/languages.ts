@@ -32,12 +32,59 @@ export const LANGUAGES = [
 ] as const satisfies readonly Language[];
 
 export type Locale = (typeof LANGUAGES)[number]['code'];
+/** A listed language: its code is a `Locale`. */
+export type SiteLanguage = Language & { readonly code: Locale };
 export const LOCALES = LANGUAGES.map((language) => language.code) as unknown as readonly [Locale, ...Locale[]];
 /** Every language but English: the ones under a path prefix. */
-export const PREFIXED_LANGUAGES: readonly Language[] = LANGUAGES.filter((language) => language.prefix !== '');
+export const PREFIXED_LANGUAGES: readonly SiteLanguage[] = LANGUAGES.filter((language) => language.prefix !== '');
 
-const BY_CODE = new Map<string, Language>(LANGUAGES.map((language) => [language.code, language]));
+const BY_CODE = new Map<string, SiteLanguage>(LANGUAGES.map((language) => [language.code, language]));
 /** The entry of a site language. */
-export const languageOf = (locale: Locale): Language => BY_CODE.get(locale) as Language;
+export const languageOf = (locale: Locale): SiteLanguage => BY_CODE.get(locale) as SiteLanguage;
 /** Whether a string is a site language's code (`pt-BR`, exactly). */
 export const isLocale = (value: string): value is Locale => BY_CODE.has(value);
+/** The language served under a path prefix (`zh`, `pt-br`); undefined for any other segment, and for English's. */
+export const languageOfPrefix = (segment: string | undefined): SiteLanguage | undefined =>
+  segment === undefined || segment === ''
+    ? undefined
+    : PREFIXED_LANGUAGES.find((language) => language.prefix === segment);
+
+/**
+ * The site language a BCP 47 tag asks for: the language of that exact code (`pt-BR`, any case), else the one whose
+ * code has the tag's primary language (`pt-PT` and `pt` read Brazilian Portuguese, `zh-CN` Chinese); null for none.
+ */
+export function localeOfTag(tag: string): Locale | null {
+  const wanted = tag.trim().toLowerCase();
+  if (wanted === '') return null;
+  const exact = LANGUAGES.find((language) => language.code.toLowerCase() === wanted);
+  if (exact !== undefined) return exact.code;
+  const primary = wanted.split('-')[0];
+  return LANGUAGES.find((language) => language.code.toLowerCase().split('-')[0] === primary)?.code ?? null;
+}
+
+/** The first of an `Accept-Language` header's ranges (by weight, then order) that names a site language; null for none. */
+export function localeOfAcceptLanguage(header: string | null | undefined): Locale | null {
+  const ranges = (header ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...parameters] = part.trim().split(';');
+      const weight = parameters.map((parameter) => /^\s*q=([0-9.]+)\s*$/i.exec(parameter)?.[1]).find(Boolean);
+      return { tag: tag.trim(), weight: weight === undefined ? 1 : Number(weight), index };
+    })
+    .filter((range) => range.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  for (const range of ranges) {
+    const locale = localeOfTag(range.tag);
+    if (locale !== null) return locale;
+  }
+  return null;
+}
+
+/**
+ * The language `/` suggests to a reader (never forces: a line with a link, no redirect): the first of the browser's
+ * languages that the site has, when it is not the page's own. Null when there is nothing to suggest.
+ */
+export function suggestedLocale(acceptLanguage: string | null | undefined, pageLocale: Locale): Locale | null {
+  const wanted = localeOfAcceptLanguage(acceptLanguage);
+  return wanted === null || wanted === pageLocale ? null : wanted;
+}

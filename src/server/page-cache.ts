@@ -52,7 +52,7 @@ export async function cachedPage(
   const cache = (globalThis as { caches?: { default?: Cache } }).caches?.default;
   const pageKey =
     (request.method === 'GET' || head) && BUILD_ID !== undefined && cache !== undefined
-      ? pageCacheKey(new URL(request.url), BUILD_ID, nowMs)
+      ? pageCacheKey(new URL(request.url), BUILD_ID, nowMs, request.headers.get('accept-language'))
       : null;
   if (pageKey === null || cache === undefined) return render(request);
   const journal = await journalKey();

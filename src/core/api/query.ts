@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROVIDERS } from '../enums.ts';
+import { LOCALES, type Locale } from '../languages.ts';
 
 /**
  * Query parameters: one zod schema per endpoint, which both parses requests and describes the parameters
@@ -104,13 +105,25 @@ export const IcsQuerySchema = z
       .regex(TZ_PATTERN, 'must be an IANA zone name')
       .optional()
       .describe('only echoed in the event description'),
-    locale: z.enum(['en', 'zh']).default('en').describe('language of event titles'),
+    // The spec's parameter, as the spec has it: English or Chinese only (default en).
+    locale: z.enum(['en', 'zh']).optional().describe('language of event titles: en (the default) or zh'),
+    // Every site language (src/core/languages.ts), in place of locale.
+    lang: z
+      .enum(LOCALES)
+      .optional()
+      .describe(`language of event titles, any of the site's: ${LOCALES.join(', ')}; instead of locale, never with it`),
   })
   .refine((query) => query.resetAt !== undefined || query.weeklyAt !== undefined, {
     message: 'give at least one of resetAt and weeklyAt',
     path: ['resetAt'],
+  })
+  .refine((query) => query.locale === undefined || query.lang === undefined, {
+    message: 'give locale or lang, not both',
+    path: ['lang'],
   });
 export type IcsQuery = z.infer<typeof IcsQuerySchema>;
+/** The calendar's language: `lang`, else the spec's `locale`, else English. */
+export const icsLocale = (query: Pick<IcsQuery, 'locale' | 'lang'>): Locale => query.lang ?? query.locale ?? 'en';
 
 export interface QueryIssue {
   code: string;

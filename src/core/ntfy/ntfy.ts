@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TRANSLATIONS } from '../i18n/index.ts';
+import { languageOf } from '../languages.ts';
 import { DEFAULT_OUTBOUND_RULES, type OutboundRules, outboundAddress, parseAddress } from '../outbound/address.ts';
 import { addressLookupSchema, outboundAddressSchema } from '../outbound/address-schema.ts';
 import type { Transition } from '../push/due.ts';
@@ -154,7 +155,7 @@ export function activationPage(
   subscription?: { topic: string; token: string; choices: NtfyChoices },
 ): string {
   const words = TRANSLATIONS[locale].ntfy;
-  const lang = locale === 'zh' ? 'zh-Hans' : 'en';
+  const lang = languageOf(locale).tag;
   let main: string;
   if (state === 'ask' && subscription !== undefined) {
     const action = `${NTFY_ACTIVATION_PATH}?${new URLSearchParams({ topic: subscription.topic, token: subscription.token })}`;

@@ -1,6 +1,9 @@
 import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { endpointListings } from '../api/endpoints.ts';
+import { PREFIXED_LANGUAGES } from '../languages.ts';
 import { SERVICE_NAME } from '../site.ts';
+
+const englishNames = new Intl.DisplayNames(['en'], { type: 'language' });
 
 /** `/llms.txt`: where an agent finds the board in the forms made for it; the endpoints come from the route table. */
 export const renderLlmsTxt = (baseUrl: string): string =>
@@ -12,7 +15,10 @@ export const renderLlmsTxt = (baseUrl: string): string =>
     '## Read the board',
     '',
     `- [The board in Markdown, English](${baseUrl}/index.md): status, last reset and estimate per provider, the latest announcements, the endpoints`,
-    `- [The board in Markdown, Chinese](${baseUrl}/zh/index.md)`,
+    ...PREFIXED_LANGUAGES.map(
+      (language) =>
+        `- [The board in Markdown, ${englishNames.of(language.code) ?? language.name}](${baseUrl}/${language.prefix}/index.md)`,
+    ),
     '',
     '## Endpoints',
     '',

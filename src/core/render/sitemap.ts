@@ -1,29 +1,26 @@
 import { escapeUTF8 as escapeXml } from 'entities';
+import { LANGUAGES } from '../languages.ts';
+import { localizedPath } from '../site.ts';
 import { PROVIDERS } from '../vocabulary.ts';
 
-/** The site's pages in English; each has a Chinese twin under `/zh` (src/pages/zh). */
+/** The site's pages in English; each has a twin in every other language under its prefix (src/pages/[lang]). */
 export const SITE_PAGES = ['/', ...PROVIDERS.map((provider) => `/${provider}`), '/tracker', '/api', '/about'] as const;
 
-const chinesePath = (english: string) => (english === '/' ? '/zh' : `/zh${english}`);
-
 /**
- * `/sitemap.xml`: every page in both languages, each naming both as hreflang alternates (as the pages' heads do).
+ * `/sitemap.xml`: every page in every language, each naming all as hreflang alternates (as the pages' heads do).
  * Its one value from outside, `{base_url}` (SITE_URL), is escaped as XML text.
  */
 export function renderSitemap(baseUrl: string): string {
   const address = (path: string) => escapeXml(`${baseUrl}${path}`);
   const alternates = (english: string) =>
-    (
-      [
-        ['en', english],
-        ['zh-Hans', chinesePath(english)],
-        ['x-default', english],
-      ] as const
-    )
+    [
+      ...LANGUAGES.map((language): [string, string] => [language.tag, localizedPath(english, language.code)]),
+      ['x-default', english] as [string, string],
+    ]
       .map(([lang, path]) => `    <xhtml:link rel="alternate" hreflang="${lang}" href="${address(path)}"/>`)
       .join('\n');
   const entries = SITE_PAGES.flatMap((english) =>
-    [english, chinesePath(english)].map((path) =>
+    LANGUAGES.map((language) => localizedPath(english, language.code)).map((path) =>
       ['  <url>', `    <loc>${address(path)}</loc>`, alternates(english), '  </url>'].join('\n'),
     ),
   );

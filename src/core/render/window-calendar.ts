@@ -1,4 +1,4 @@
-import type { IcsQuery } from '../api/query.ts';
+import { type IcsQuery, icsLocale } from '../api/query.ts';
 import type { Provider } from '../enums.ts';
 import { PROVIDER_LABELS } from '../i18n/labels.ts';
 import { TRANSLATIONS } from '../i18n/index.ts';
@@ -21,8 +21,9 @@ export interface WindowCalendarInput {
 export const windowCalendarFileName = (provider: Provider): string => `${SERVICE_MACHINE_NAME}-${provider}-windows.ics`;
 
 export function renderWindowCalendar({ query, baseUrl, now }: WindowCalendarInput): string {
-  const text = TRANSLATIONS[query.locale].windowCalendar;
-  const provider = PROVIDER_LABELS[query.locale][query.provider];
+  const locale = icsLocale(query);
+  const text = TRANSLATIONS[locale].windowCalendar;
+  const provider = PROVIDER_LABELS[locale][query.provider];
   const host = new URL(baseUrl).hostname;
   const windows = (Object.keys(WINDOW_TAGS) as WindowField[]).flatMap((field) => {
     const at = query[field];

@@ -4,8 +4,8 @@ import { TRANSLATIONS } from '../i18n/index.ts';
 import { fillText } from '../i18n/template.ts';
 import { type Event, EventSchema } from '../schemas.ts';
 import { localizedPath, SERVICE_NAME } from '../site.ts';
-import { LANGUAGES, languageOf } from '../languages.ts';
-import { EVENT_KINDS, LOCALES, type Locale } from '../vocabulary.ts';
+import { isLocale, LANGUAGES, languageOf, localeOfAcceptLanguage, localeOfTag } from '../languages.ts';
+import { EVENT_KINDS, type Locale } from '../vocabulary.ts';
 import { reviewPagePath } from './token.ts';
 
 /**
@@ -121,28 +121,13 @@ export function editedEvent(
  * browser's `Accept-Language` ranges (by weight) that names one, else English.
  */
 export function chooseReviewLocale(lang: string | null | undefined, acceptLanguage: string | null): Locale {
-  const named = localeNamed(lang ?? '');
-  if (named !== null) return named;
-  const ranges = (acceptLanguage ?? '')
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...parameters] = part.trim().split(';');
-      const weight = parameters.map((parameter) => /^\s*q=([0-9.]+)\s*$/i.exec(parameter)?.[1]).find(Boolean);
-      return { tag: tag.trim(), weight: weight === undefined ? 1 : Number(weight), index };
-    })
-    .filter((range) => range.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.index - b.index);
-  for (const range of ranges) {
-    const locale = localeNamed(range.tag);
-    if (locale !== null) return locale;
-  }
-  return 'en';
+  return (
+    (isLocale(lang ?? '') ? (lang as Locale) : null) ??
+    localeOfTag(lang ?? '') ??
+    localeOfAcceptLanguage(acceptLanguage) ??
+    'en'
+  );
 }
-
-const localeNamed = (tag: string): Locale | null => {
-  const primary = tag.trim().toLowerCase().split('-')[0]!;
-  return (LOCALES as readonly string[]).includes(primary) ? (primary as Locale) : null;
-};
 
 /**
  * The page's style: small and phone first (one column, large touch targets, long words broken). Served inline with

@@ -1,3 +1,5 @@
+import { suggestedLocale } from '../languages.ts';
+import { localizedPath } from '../site.ts';
 import { PROVIDERS } from '../vocabulary.ts';
 
 /**
@@ -16,13 +18,21 @@ export const MINUTE_MS = 60_000;
 
 /** The page's own path without the language prefix, or null when the path is not a page kept in the cache. */
 function pageName(pathname: string): string | null {
-  const english = pathname === '/zh' ? '/' : pathname.startsWith('/zh/') ? pathname.slice(3) : pathname;
+  const english = localizedPath(pathname, 'en');
   const name = english.slice(1);
   return PAGE_NAMES.has(name) ? name : null;
 }
 
-/** The key of `url`'s page at `nowMs` in build `buildId`, or null when the page is not kept. */
-export function pageCacheKey(url: URL, buildId: string, nowMs: number): string | null {
+/**
+ * The key of `url`'s page at `nowMs` in build `buildId`, or null when the page is not kept. The English board (`/`)
+ * suggests the reader's language from `acceptLanguage`, so it is kept once per language it suggests.
+ */
+export function pageCacheKey(
+  url: URL,
+  buildId: string,
+  nowMs: number,
+  acceptLanguage: string | null = null,
+): string | null {
   const name = pageName(url.pathname);
   if (name === null) return null;
   const query = new URLSearchParams();
@@ -34,6 +44,8 @@ export function pageCacheKey(url: URL, buildId: string, nowMs: number): string |
       if (values[0] !== undefined) query.set(field, values[0]);
     }
   }
+  const suggestion = url.pathname === '/' ? suggestedLocale(acceptLanguage, 'en') : null;
+  if (suggestion !== null) query.set('suggest', suggestion);
   const minute = Math.floor(nowMs / MINUTE_MS);
   const search = query.size === 0 ? '' : `?${query}`;
   return `${url.origin}/.page-cache/${encodeURIComponent(buildId)}/${minute}${url.pathname}${search}`;

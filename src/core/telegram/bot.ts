@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rowAnswer, rowFactsFromApi, segmentsAsText } from '../board-answer.ts';
 import { TRANSLATIONS } from '../i18n/index.ts';
+import { localeOfTag } from '../languages.ts';
 import type { Transition } from '../push/due.ts';
 import { pushPayload } from '../push/payload.ts';
 import type { Event, ProviderStatus } from '../schemas.ts';
@@ -93,7 +94,8 @@ export function telegramRequest(update: TelegramUpdate, botUsername?: string): T
   const [, name, addressee, rest = ''] = match;
   if (addressee !== undefined && botUsername !== undefined && addressee.toLowerCase() !== botUsername.toLowerCase())
     return null;
-  const locale: Locale = message.from?.language_code?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+  // Telegram's language_code is the user's app language, a BCP 47 tag (`pt-br`, `zh-hans`).
+  const locale: Locale = localeOfTag(message.from?.language_code ?? '') ?? 'en';
   let command: TelegramCommand;
   if (name === 'start' || name === 'help') command = { name: 'start' };
   else if (name === 'status') command = { name: 'status' };

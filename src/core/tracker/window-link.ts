@@ -47,6 +47,7 @@ export function windowCalendarPath({ provider, resetAt, weeklyAt, timeZone, loca
   if (resetAt !== null) query.set('resetAt', resetAt);
   if (weeklyAt !== null) query.set('weeklyAt', weeklyAt);
   query.set('tz', timeZone);
-  query.set('locale', locale);
+  // The spec's `locale` names English and Chinese only; every other language is `lang` (docs/calendar.md).
+  query.set(locale === 'en' || locale === 'zh' ? 'locale' : 'lang', locale);
   return `/api/ics?${query.toString()}`;
 }

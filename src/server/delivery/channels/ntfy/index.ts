@@ -1,3 +1,4 @@
+import { isLocale } from '../../../../core/languages.ts';
 import { z } from 'zod';
 import { EventKindSchema, ProviderSchema } from '../../../../core/enums.ts';
 import type { QueryIssue } from '../../../../core/api/query.ts';
@@ -161,7 +162,7 @@ export async function findByToken(
   if (row === null) return undefined;
   const data = NtfyData.safeParse(JSON.parse(row.data));
   if (!data.success || !sameToken(data.data.token, token)) return undefined;
-  return { id: row.id, locale: row.locale === 'zh' ? 'zh' : 'en', data: data.data };
+  return { id: row.id, locale: row.locale !== null && isLocale(row.locale) ? row.locale : 'en', data: data.data };
 }
 
 /** Activates a waiting topic: its topic rows written, its end cleared, in one batch (a D1 transaction). */
