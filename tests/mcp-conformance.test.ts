@@ -39,6 +39,6 @@ describe('the official MCP conformance scenarios', () => {
       expect({ passed, failed, warnings }, stdout).toEqual({ passed: total, failed: 0, warnings: 0 });
       expect(total).toBeGreaterThan(0);
     },
-    90_000,
+    scaled(90_000),
   );
 });

@@ -6,6 +6,7 @@ import { EVENT_KINDS, PROVIDERS } from './enums.ts';
 import { MS_PER_DAY, MS_PER_HOUR } from './ordering.ts';
 import { StatusResponseSchema, type Event } from './schemas.ts';
 import { makeEvent } from './test-events.ts';
+import { scaled } from '../../scripts/lib/load-scaled.ts';
 
 const START = Date.parse('2025-01-01T00:00:00.000Z');
 const SPAN = 120 * MS_PER_DAY;
@@ -44,7 +45,7 @@ const eventsAndAPermutation = eventLists.chain((events) =>
 const nows = fc.integer({ min: START, max: START + SPAN + 60 * MS_PER_DAY }).map((ms) => new Date(ms));
 
 // Property tests run many cases: a generous timeout so a busy machine slows them down without failing them.
-describe('board invariants', { timeout: 120_000 }, () => {
+describe('board invariants', { timeout: scaled(120_000) }, () => {
   it('is a valid StatusResponse: no NaN, no negative days, histograms of 24 hours', () => {
     fc.assert(
       fc.property(eventLists, nows, (events, now) => {

@@ -16,6 +16,7 @@ import {
 import { MS_PER_DAY } from './ordering.ts';
 import { makeEvent, NOW } from './test-events.ts';
 import { PROVIDERS } from './vocabulary.ts';
+import { scaled } from '../../scripts/lib/load-scaled.ts';
 
 const events = fc
   .array(
@@ -40,7 +41,7 @@ const events = fc
   );
 
 // Property tests run many cases: a generous timeout so a busy machine slows them down without failing them.
-describe('the edge data set', { timeout: 120_000 }, () => {
+describe('the edge data set', { timeout: scaled(120_000) }, () => {
   it('serves every timeline exactly as the whole history would', () => {
     fc.assert(
       fc.property(

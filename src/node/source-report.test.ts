@@ -12,6 +12,7 @@ import {
   sourceReportTargetFromEnvironment,
   writeSourceReport,
 } from './source-report.ts';
+import { scaled } from '../../scripts/lib/load-scaled.ts';
 
 const results: SourceCheck[] = [
   {
@@ -94,7 +95,7 @@ describe('a report written locally is readable through the binding', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('round-trips through wrangler kv key put and env.SOURCE_HEALTH', { timeout: 60_000 }, async () => {
+  it('round-trips through wrangler kv key put and env.SOURCE_HEALTH', { timeout: scaled(60_000) }, async () => {
     // The run's end and the request's clock seconds after the checks: a source that failed 3 s before is not yet
     // `failing` (over 15 minutes), and the report is current, whatever the machine's clock says.
     const finishedAt = new Date('2026-11-23T10:00:04.000Z');

@@ -8,6 +8,7 @@ import {
   TimelineCsvQuerySchema,
   TimelineQuerySchema,
 } from './query.ts';
+import { scaled } from '../../../scripts/lib/load-scaled.ts';
 
 /** Every query parser against hostile query strings: it answers, never throws, and never lets garbage through. */
 
@@ -66,30 +67,34 @@ describe.each([
   ['feeds', OneProviderQuerySchema],
   ['calendar', IcsQuerySchema],
 ])('the %s query parser', (_, schema) => {
-  it('answers every query with a valid value or with issues that say where', () => {
-    fc.assert(
-      fc.property(queries, (params) => {
-        const result = parseQuery(schema, params);
-        if (result.ok) {
-          expect(
-            schema.safeParse(
-              Object.fromEntries(
-                Object.keys(schema.shape).flatMap((key) => (params.has(key) ? [[key, params.get(key)]] : [])),
-              ),
-            ).success,
-          ).toBe(true);
-          for (const key of Object.keys(schema.shape)) expect(params.getAll(key).length).toBeLessThanOrEqual(1);
-        } else {
-          expect(result.issues.length).toBeGreaterThan(0);
-          for (const issue of result.issues) {
-            expect(typeof issue.code).toBe('string');
-            expect(typeof issue.message).toBe('string');
-            expect(Object.keys(schema.shape)).toContain(issue.path[0]);
+  it(
+    'answers every query with a valid value or with issues that say where',
+    () => {
+      fc.assert(
+        fc.property(queries, (params) => {
+          const result = parseQuery(schema, params);
+          if (result.ok) {
+            expect(
+              schema.safeParse(
+                Object.fromEntries(
+                  Object.keys(schema.shape).flatMap((key) => (params.has(key) ? [[key, params.get(key)]] : [])),
+                ),
+              ).success,
+            ).toBe(true);
+            for (const key of Object.keys(schema.shape)) expect(params.getAll(key).length).toBeLessThanOrEqual(1);
+          } else {
+            expect(result.issues.length).toBeGreaterThan(0);
+            for (const issue of result.issues) {
+              expect(typeof issue.code).toBe('string');
+              expect(typeof issue.message).toBe('string');
+              expect(Object.keys(schema.shape)).toContain(issue.path[0]);
+            }
           }
-        }
-      }),
-      { numRuns: 2_000 },
-    );
-    // 2,000 cases take about a second on an idle machine; a generous timeout so a busy one cannot fail them.
-  }, 120_000);
+        }),
+        { numRuns: 2_000 },
+      );
+      // 2,000 cases take about a second on an idle machine; a generous timeout so a busy one cannot fail them.
+    },
+    scaled(120_000),
+  );
 });

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { duplicateKeyProblems } from './duplicate-keys.ts';
+import { scaled } from '../../../scripts/lib/load-scaled.ts';
 
 // Property tests: a hang guard against a busy machine, not a speed check.
-describe('duplicateKeyProblems', { timeout: 60_000 }, () => {
+describe('duplicateKeyProblems', { timeout: scaled(60_000) }, () => {
   it('finds nothing in JSON that JSON.stringify wrote, whatever its values, keys and spacing', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.constantFrom(0, 2, '\t', '\n \r'), (value, space) => {

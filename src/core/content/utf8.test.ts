@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { firstInvalidUtf8Offset, utf8ByteLength } from './utf8.ts';
+import { scaled } from '../../../scripts/lib/load-scaled.ts';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 
 // Property tests: a hang guard against a busy machine, not a speed check.
-describe('firstInvalidUtf8Offset', { timeout: 60_000 }, () => {
+describe('firstInvalidUtf8Offset', { timeout: scaled(60_000) }, () => {
   it.each<[string, Uint8Array, number | undefined]>([
     ['ASCII', bytes(0x7b, 0x7d), undefined],
     [
@@ -73,7 +74,7 @@ describe('firstInvalidUtf8Offset', { timeout: 60_000 }, () => {
   });
 });
 
-describe('utf8ByteLength', { timeout: 60_000 }, () => {
+describe('utf8ByteLength', { timeout: scaled(60_000) }, () => {
   it('counts as TextEncoder encodes, lone surrogates as U+FFFD', () => {
     expect(utf8ByteLength('a é € 🚀')).toBe(1 + 1 + 2 + 1 + 3 + 1 + 4);
     expect(utf8ByteLength('\uD800x')).toBe(4);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeEvent, NOW } from '../test-events.ts';
 import { decodeEventFile, EVENT_FILE_MAX_BYTES } from './event-file-bytes.ts';
 import { type ContentValidation, formatContentProblem, validateEventFiles } from './validate-event-files.ts';
+import { scaled } from '../../../scripts/lib/load-scaled.ts';
 
 /**
  * Hostile event files against the content rules, in-process, as the reader hands them over (bytes through the
@@ -82,7 +83,7 @@ const write = (list: readonly Member[], space: readonly string[]): string => {
 const anyJsonValue = fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value));
 
 // A hang guard, not a speed check: thousands of files with `npm run fuzz`, on a machine that may be busy.
-describe('hostile event files', { timeout: 300_000 }, () => {
+describe('hostile event files', { timeout: scaled(300_000) }, () => {
   it('passes the good event written with any of JSON whitespace, with or without a byte order mark', () => {
     fc.assert(
       fc.property(fc.array(jsonSpace, { minLength: 1, maxLength: 60 }), fc.boolean(), (space, mark) => {

@@ -9,6 +9,7 @@ import { compareNewestFirst, MS_PER_DAY, MS_PER_HOUR } from '../ordering.ts';
 import type { Event } from '../schemas.ts';
 import { makeEvent } from '../test-events.ts';
 import { datasetWithJournal, journalFit, summariesWithJournal, summaryWithJournal } from './merge.ts';
+import { scaled } from '../../../scripts/lib/load-scaled.ts';
 
 /**
  * The journal's fold is checked against the build's own reckoning from the whole history: a board and a forecast
@@ -63,7 +64,7 @@ function confirmable(history: readonly Event[], candidates: readonly Event[], bu
   return journal;
 }
 
-describe('the journal folded into the build’s data', { timeout: 120_000 }, () => {
+describe('the journal folded into the build’s data', { timeout: scaled(120_000) }, () => {
   it('derives the board and the forecast the whole history with the journal gives', () => {
     fc.assert(
       fc.property(cases, ({ history, candidates, builtAfterDays, laterMs }) => {

@@ -15,6 +15,7 @@ import { REAL_D1 } from '../../../tests/support/state-d1.ts';
 import { BASE_URL } from '../base-url.ts';
 import type { DeliveryMessage } from './messages.ts';
 import { recoverDeliveries } from './recover.ts';
+import { scaled } from '../../../scripts/lib/load-scaled.ts';
 
 /**
  * The delivery wing's 24-hour window (decisions.md, "Delivery that loses nothing": each subscriber gets each
@@ -193,30 +194,34 @@ describe('within 24 hours of the transition', REAL_D1, () => {
       expect((await failingSince()).every(({ failing_since }) => failing_since === null)).toBe(true);
       expectOneSignedDelivery(signed!);
     },
-    60_000,
+    scaled(60_000),
   );
 
-  it('records a delivery still refused 24 hours after its transition was found as expired, and never tries it again', async () => {
-    const paths = await everyChannel();
-    wing.queued.sent.push(...(await fannedOut()).map((body) => ({ body, delaySeconds: undefined })));
-    await handleAll(() => true, paths);
-    await minuteCron(26 * 60, () => true, paths);
-    const tries = [...paths.values()].map(({ requests }) => requests().length);
-    expect(tries.every((count) => count > 20)).toBe(true);
-    const rows = await wing.rows<{ state: string; done_at: string }>('SELECT state, done_at FROM deliveries');
-    expect(rows.map(({ state }) => state)).toEqual(Array.from(paths.keys(), () => 'expired'));
-    expect(rows.length).toBe(7);
-    // The last try, in the window's last minute, failed too.
-    for (const { done_at } of rows) expect(done_at).toBe(iso(24 * HOUR_MS - MINUTE_MS));
-    // Days later, nothing more: not a try, not a message.
-    expect(await recoverAt(at(3 * 24 * 60))).toMatchObject({ requeued: 0 });
-    expect([...paths.values()].map(({ requests }) => requests().length)).toEqual(tries);
-    // Every try was refused, the signed webhook's all of one delivery (one `webhook-id`).
-    for (const { requests } of paths.values()) expect(requests().every((status) => status >= 500)).toBe(true);
-    expect(new Set(wing.hooks.deliveries.map(({ headers }) => headers['webhook-id'])).size).toBe(1);
-    // Failing since T0, a day: short of the 7 days that drop a subscriber.
-    expect((await subscriberIds()).length).toBe(7);
-  }, 60_000);
+  it(
+    'records a delivery still refused 24 hours after its transition was found as expired, and never tries it again',
+    async () => {
+      const paths = await everyChannel();
+      wing.queued.sent.push(...(await fannedOut()).map((body) => ({ body, delaySeconds: undefined })));
+      await handleAll(() => true, paths);
+      await minuteCron(26 * 60, () => true, paths);
+      const tries = [...paths.values()].map(({ requests }) => requests().length);
+      expect(tries.every((count) => count > 20)).toBe(true);
+      const rows = await wing.rows<{ state: string; done_at: string }>('SELECT state, done_at FROM deliveries');
+      expect(rows.map(({ state }) => state)).toEqual(Array.from(paths.keys(), () => 'expired'));
+      expect(rows.length).toBe(7);
+      // The last try, in the window's last minute, failed too.
+      for (const { done_at } of rows) expect(done_at).toBe(iso(24 * HOUR_MS - MINUTE_MS));
+      // Days later, nothing more: not a try, not a message.
+      expect(await recoverAt(at(3 * 24 * 60))).toMatchObject({ requeued: 0 });
+      expect([...paths.values()].map(({ requests }) => requests().length)).toEqual(tries);
+      // Every try was refused, the signed webhook's all of one delivery (one `webhook-id`).
+      for (const { requests } of paths.values()) expect(requests().every((status) => status >= 500)).toBe(true);
+      expect(new Set(wing.hooks.deliveries.map(({ headers }) => headers['webhook-id'])).size).toBe(1);
+      // Failing since T0, a day: short of the 7 days that drop a subscriber.
+      expect((await subscriberIds()).length).toBe(7);
+    },
+    scaled(60_000),
+  );
 
   it('tries once more in the window’s last minute a delivery whose next try would fall past it (paced for 6 hours at hour 20), and expires it only if that fails', async () => {
     const discord = await wing.chatSubscriber('discord', ['provider_a/reset']);

@@ -11,6 +11,7 @@ import { makeEvent } from '../../core/test-events.ts';
 import { draftKeysOf, WATCH_CONFIG_PATH } from '../../core/watch/watch-config.ts';
 import { readSourceHealth } from '../source-health.ts';
 import { runScheduledWatch } from './cron.ts';
+import { scaled } from '../../../scripts/lib/load-scaled.ts';
 
 /**
  * The minute cron's watcher in-process, against a real local D1 (Miniflare's, with the repository's migrations),
@@ -286,81 +287,85 @@ describe('the minute cron’s watcher', REAL_D1, () => {
     ]);
   });
 
-  it('keeps a message the channel refuses (404, 401, no answer) and sends it once the channel is back, at the backoff’s pace', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    const path = '/api/webhooks/5/review-secret';
-    const bindings = env({ webhook: `${receiver.origin}${path}` });
-    feeds.serve('/a.rss', rssFeed([NEW_RESET]));
-    receiver.power.answerAll({ status: 404, body: '{"message": "Unknown Webhook", "code": 10015}' });
+  it(
+    'keeps a message the channel refuses (404, 401, no answer) and sends it once the channel is back, at the backoff’s pace',
+    async () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      vi.spyOn(console, 'log').mockImplementation(() => undefined);
+      const path = '/api/webhooks/5/review-secret';
+      const bindings = env({ webhook: `${receiver.origin}${path}` });
+      feeds.serve('/a.rss', rssFeed([NEW_RESET]));
+      receiver.power.answerAll({ status: 404, body: '{"message": "Unknown Webhook", "code": 10015}' });
 
-    // Every minute for two hours and a half, the channel down, then fixed: each try is seen at the minute it is made.
-    const tries: { minute: number; status: number }[] = [];
-    const nextAts: string[] = [];
-    let seen = 0;
-    for (let count = 0; count <= 150; count += 1) {
-      if (count === 20) receiver.power.answerAll({ status: 401 });
-      if (count === 40) await receiver.power.refuseConnections();
-      if (count === 70) {
-        await receiver.power.up();
-        receiver.power.answerAll({ status: 404 });
+      // Every minute for two hours and a half, the channel down, then fixed: each try is seen at the minute it is made.
+      const tries: { minute: number; status: number }[] = [];
+      const nextAts: string[] = [];
+      let seen = 0;
+      for (let count = 0; count <= 150; count += 1) {
+        if (count === 20) receiver.power.answerAll({ status: 401 });
+        if (count === 40) await receiver.power.refuseConnections();
+        if (count === 70) {
+          await receiver.power.up();
+          receiver.power.answerAll({ status: 404 });
+        }
+        if (count === 100) await receiver.power.up();
+        await runScheduledWatch(bindings, minute(count));
+        const sends = receiver.power.turnedAway.length + receiver.received.length;
+        const [row] = await reviewRows();
+        if (row!['review_attempts'] !== seen) {
+          seen = row!['review_attempts'] as number;
+          tries.push({ minute: count, status: (row!['review_status'] as number | null) ?? 200 });
+          if (row!['review_state'] === 'failed') nextAts.push(row!['review_next_at'] as string);
+        }
+        // The refused connections reach no receiver: the row tells those tries.
+        expect(sends).toBeLessThanOrEqual(seen);
       }
-      if (count === 100) await receiver.power.up();
-      await runScheduledWatch(bindings, minute(count));
-      const sends = receiver.power.turnedAway.length + receiver.received.length;
-      const [row] = await reviewRows();
-      if (row!['review_attempts'] !== seen) {
-        seen = row!['review_attempts'] as number;
-        tries.push({ minute: count, status: (row!['review_status'] as number | null) ?? 200 });
-        if (row!['review_state'] === 'failed') nextAts.push(row!['review_next_at'] as string);
-      }
-      // The refused connections reach no receiver: the row tells those tries.
-      expect(sends).toBeLessThanOrEqual(seen);
-    }
-    expect(tries).toEqual([
-      { minute: 0, status: 404 },
-      { minute: 1, status: 404 },
-      { minute: 3, status: 404 },
-      { minute: 7, status: 404 },
-      { minute: 15, status: 404 },
-      { minute: 31, status: 401 },
-      { minute: 61, status: 0 },
-      { minute: 91, status: 404 },
-      { minute: 121, status: 200 },
-    ]);
-    // 1, 2, 4, 8, 16, then 30 minutes: written by hand.
-    expect(nextAts).toEqual(
-      ['12:01', '12:03', '12:07', '12:15', '12:31', '13:01', '13:31', '14:01'].map(
-        (time) => `2026-06-15T${time}:00.000Z`,
-      ),
-    );
-    expect(receiver.received.map((message) => [message.path, message.status])).toEqual([[path, 201]]);
-    expect(await reviewRows()).toMatchObject([
-      {
-        review_state: 'sent',
-        review_attempts: 9,
-        review_error: null,
-        review_status: null,
-        review_sent_at: '2026-06-15T14:01:00.000Z',
-      },
-    ]);
+      expect(tries).toEqual([
+        { minute: 0, status: 404 },
+        { minute: 1, status: 404 },
+        { minute: 3, status: 404 },
+        { minute: 7, status: 404 },
+        { minute: 15, status: 404 },
+        { minute: 31, status: 401 },
+        { minute: 61, status: 0 },
+        { minute: 91, status: 404 },
+        { minute: 121, status: 200 },
+      ]);
+      // 1, 2, 4, 8, 16, then 30 minutes: written by hand.
+      expect(nextAts).toEqual(
+        ['12:01', '12:03', '12:07', '12:15', '12:31', '13:01', '13:31', '14:01'].map(
+          (time) => `2026-06-15T${time}:00.000Z`,
+        ),
+      );
+      expect(receiver.received.map((message) => [message.path, message.status])).toEqual([[path, 201]]);
+      expect(await reviewRows()).toMatchObject([
+        {
+          review_state: 'sent',
+          review_attempts: 9,
+          review_error: null,
+          review_status: null,
+          review_sent_at: '2026-06-15T14:01:00.000Z',
+        },
+      ]);
 
-    // One line per failed try, none with the webhook's address or its token.
-    const lines = warn.mock.calls.map((call) => call.map(String).join(' '));
-    expect(lines).toHaveLength(8);
-    expect(lines[0]).toBe(
-      'watch: the review message of draft 1900000000000000103 was not sent (try 1: answered HTTP 404); tried again at 2026-06-15T12:01:00.000Z',
-    );
-    expect(lines[6]).toMatch(
-      /^watch: the review message of draft 1900000000000000103 was not sent \(try 7: could not be reached \(.+\)\); tried again at 2026-06-15T13:31:00\.000Z$/,
-    );
-    for (const line of lines) {
-      expect(line).not.toContain('review-secret');
-      expect(line).not.toContain(receiver.origin);
-    }
-    const stored = await rows('SELECT review_error FROM watch_drafts');
-    expect(JSON.stringify(stored)).not.toContain('review-secret');
-  }, 120_000);
+      // One line per failed try, none with the webhook's address or its token.
+      const lines = warn.mock.calls.map((call) => call.map(String).join(' '));
+      expect(lines).toHaveLength(8);
+      expect(lines[0]).toBe(
+        'watch: the review message of draft 1900000000000000103 was not sent (try 1: answered HTTP 404); tried again at 2026-06-15T12:01:00.000Z',
+      );
+      expect(lines[6]).toMatch(
+        /^watch: the review message of draft 1900000000000000103 was not sent \(try 7: could not be reached \(.+\)\); tried again at 2026-06-15T13:31:00\.000Z$/,
+      );
+      for (const line of lines) {
+        expect(line).not.toContain('review-secret');
+        expect(line).not.toContain(receiver.origin);
+      }
+      const stored = await rows('SELECT review_error FROM watch_drafts');
+      expect(JSON.stringify(stored)).not.toContain('review-secret');
+    },
+    scaled(120_000),
+  );
 
   it('retries a message an older run marked failed for good', async () => {
     vi.spyOn(console, 'log').mockImplementation(() => undefined);
