@@ -22,6 +22,8 @@ import { assetsBinding, memoryKv, OPEN_RATE_LIMITER, readBuiltFiles, type BuiltF
 import { summarizeProfile, type CpuProfile } from './cpu-profile.ts';
 import { d1Cpu, sqliteD1 } from './sqlite-d1.ts';
 import { syntheticEvents } from './synthetic-events.ts';
+import { PREFIXED_LANGUAGES } from '../../src/core/languages.ts';
+import { PROVIDERS } from '../../src/core/vocabulary.ts';
 
 // Only the bundle's `cloudflare:workers` import is Workers-specific. Its `env` is the bindings this benchmark
 // gives the worker (the handlers receive them as `env` anyway; the on-demand pages read them from the module).
@@ -46,8 +48,17 @@ const MCP_INITIALIZE_BODY = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } },
 });
-/** Every page people open, in both languages. */
-const PAGE_PATHS = ['/', '/zh', '/provider_a', '/zh/provider_b', '/tracker'];
+/**
+ * Every page people open: the board in every language of the site (src/core/languages.ts), a provider page in
+ * English and in each other language (the providers taken in turn), and the tracker.
+ */
+const PAGE_PATHS = [
+  '/',
+  ...PREFIXED_LANGUAGES.map(({ prefix }) => `/${prefix}`),
+  '/provider_a',
+  ...PREFIXED_LANGUAGES.map(({ prefix }, index) => `/${prefix}/${PROVIDERS[(index + 1) % PROVIDERS.length]}`),
+  '/tracker',
+];
 
 interface Worker {
   fetch(request: Request, env: unknown, context: unknown): Promise<Response>;
