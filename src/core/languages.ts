@@ -29,6 +29,12 @@ export interface Language {
 export const LANGUAGES = [
   { code: 'en', tag: 'en', intl: 'en-GB', prefix: '', name: 'English' },
   { code: 'zh', tag: 'zh-Hans', intl: 'zh-Hans', prefix: 'zh', name: '中文', listStyle: 'narrow' },
+  { code: 'ja', tag: 'ja', intl: 'ja', prefix: 'ja', name: '日本語' },
+  { code: 'ko', tag: 'ko', intl: 'ko', prefix: 'ko', name: '한국어' },
+  { code: 'es', tag: 'es', intl: 'es', prefix: 'es', name: 'Español' },
+  { code: 'de', tag: 'de', intl: 'de', prefix: 'de', name: 'Deutsch' },
+  { code: 'fr', tag: 'fr', intl: 'fr', prefix: 'fr', name: 'Français' },
+  { code: 'pt-BR', tag: 'pt-BR', intl: 'pt-BR', prefix: 'pt-br', name: 'Português (Brasil)' },
 ] as const satisfies readonly Language[];
 
 export type Locale = (typeof LANGUAGES)[number]['code'];

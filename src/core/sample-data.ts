@@ -35,7 +35,6 @@ export function parseDatasetMarker(text: string): MarkerReading {
 export const SAMPLE_DATA_HEADER = 'X-Sample-Data';
 
 /** The notice every page shows, and the Markdown mirror says, while the sample set is served. */
-export const SAMPLE_DATA_NOTICE: Record<Locale, string> = {
-  en: TRANSLATIONS.en.sampleDataNotice,
-  zh: TRANSLATIONS.zh.sampleDataNotice,
-};
+export const SAMPLE_DATA_NOTICE = Object.fromEntries(
+  Object.entries(TRANSLATIONS).map(([locale, words]) => [locale, words.sampleDataNotice]),
+) as Record<Locale, string>;

@@ -80,8 +80,8 @@ export function renderBoardMarkdown({ board, rows, events, baseUrl, locale, samp
     const label = `${PROVIDER_LABELS[locale][event.provider]}${open}\`${event.provider}\`${close} · ${KIND_LABELS[locale][event.kind]}`;
     // The summary is the post's own (English) text; the parenthesis after it follows the line's language.
     lines.push(
-      `- ${TRANSLATIONS[locale].formats.minute(event.announcedAt)} · ${label} · \`${event.scope}\`${afterTitle}${escapeMarkdown(event.summary)}${locale === 'en' ? ' ' : ''}` +
-        `${open.trim()}[${text.original}](<${new URL(event.sourceUrl).href}>)${comma}[${text.permalink}](<${eventPageUrl(baseUrl, event)}>)${close}`,
+      `- ${TRANSLATIONS[locale].formats.minute(event.announcedAt)} · ${label} · \`${event.scope}\`${afterTitle}${escapeMarkdown(event.summary)}` +
+        `${open}[${text.original}](<${new URL(event.sourceUrl).href}>)${comma}[${text.permalink}](<${eventPageUrl(baseUrl, event)}>)${close}`,
     );
   }
 
