@@ -7,8 +7,10 @@ import { STATUS_LABELS } from '../src/core/i18n/labels.ts';
 
 const baseUrl = inject('baseUrl');
 const ENGLISH_PAGES = ['/', ...PROVIDERS.map((provider) => `/${provider}`), '/tracker', '/api', '/about'];
-const chinese = (path: string) => (path === '/' ? '/zh' : `/zh${path}`);
-const ALL_PAGES = ENGLISH_PAGES.flatMap((path) => [path, chinese(path)]);
+/** Every language but English, by its path prefix and its hreflang tag, written here by hand. */
+const PREFIXED: [string, string][] = [['zh', 'zh-Hans']];
+const under = (prefix: string, path: string) => (path === '/' ? `/${prefix}` : `/${prefix}${path}`);
+const ALL_PAGES = ENGLISH_PAGES.flatMap((path) => [path, ...PREFIXED.map(([prefix]) => under(prefix, path))]);
 
 describe('robots.txt and sitemap.xml', () => {
   it('robots.txt allows crawling and names the sitemap', async () => {
@@ -21,7 +23,7 @@ describe('robots.txt and sitemap.xml', () => {
     expect(lines).not.toContain('Disallow: /');
   });
 
-  it('sitemap.xml lists every page in both languages, each with its hreflang alternates', async () => {
+  it('sitemap.xml lists every page in every language, each with its hreflang alternates', async () => {
     const response = await fetch(`${baseUrl}/sitemap.xml`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/xml/);
@@ -39,11 +41,12 @@ describe('robots.txt and sitemap.xml', () => {
     expect(urls.map((url) => url.loc).sort()).toEqual(ALL_PAGES.map((path) => `${baseUrl}${path}`).sort());
     for (const url of urls) {
       const path = url.loc.slice(baseUrl.length);
-      const english = path === '/zh' ? '/' : path.startsWith('/zh/') ? path.slice(3) : path;
+      const prefix = PREFIXED.find(([candidate]) => path === `/${candidate}` || path.startsWith(`/${candidate}/`));
+      const english = prefix === undefined ? path : path === `/${prefix[0]}` ? '/' : path.slice(prefix[0].length + 1);
       const alternates = Object.fromEntries(url['xhtml:link'].map((link) => [link['@_hreflang'], link['@_href']]));
       expect(alternates, path).toEqual({
         en: `${baseUrl}${english}`,
-        'zh-Hans': `${baseUrl}${chinese(english)}`,
+        ...Object.fromEntries(PREFIXED.map(([candidate, tag]) => [tag, `${baseUrl}${under(candidate, english)}`])),
         'x-default': `${baseUrl}${english}`,
       });
     }

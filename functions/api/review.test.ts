@@ -164,7 +164,7 @@ describe('GET /review/<draft id>', REAL_D1, () => {
     expect(policy).toContain("default-src 'none'");
   });
 
-  it('is in Chinese for lang=zh or a browser that asks for it, with a link to each other language', async () => {
+  it('is in Chinese for lang=zh or a browser that asks for it, with a link to the other language', async () => {
     await storeDraft();
     const byQuery = await (await request(`${pagePath()}&lang=zh`)).text();
     expect(byQuery).toContain('<html lang="zh-Hans">');
@@ -172,13 +172,12 @@ describe('GET /review/<draft id>', REAL_D1, () => {
     expect(byQuery).toContain('<input type="hidden" name="lang" value="zh">');
     expect(byQuery).toContain(`href="/review/${ID}?t=${encodeURIComponent(TOKEN)}&amp;lang=en" lang="en">English</a>`);
     const byBrowser = await (
-      await request(pagePath(), { headers: { 'Accept-Language': 'it;q=0.9, zh-CN;q=0.8, en;q=0.5' } })
+      await request(pagePath(), { headers: { 'Accept-Language': 'fr;q=0.9, zh-CN;q=0.8, en;q=0.5' } })
     ).text();
     expect(byBrowser).toContain('<h1>审核草稿</h1>');
     const english = await (await request(pagePath(), { headers: { 'Accept-Language': 'en-GB, zh;q=0.9' } })).text();
     expect(english).toContain('<h1>Review a draft</h1>');
     expect(english).toContain('lang="zh-Hans">中文</a>');
-    expect(english).toContain('lang="pt-BR">Português (Brasil)</a>');
   });
 
   it('refuses a wrong or expired token 403, saying which and what to do, and changes nothing', async () => {
