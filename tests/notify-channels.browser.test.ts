@@ -142,7 +142,10 @@ const toldAt = (url: string) =>
       (message) =>
         (message.body as { content?: string; text?: string }).content ?? (message.body as { text?: string }).text,
     );
-const CONNECTED: Readonly<Record<string, string>> = { en: 'Connected to Departures Board', zh: '已连接到 Departures Board' };
+const CONNECTED: Readonly<Record<string, string>> = {
+  en: 'Connected to Departures Board',
+  zh: '已连接到 Departures Board',
+};
 
 describe('every channel, in both languages, without JavaScript', () => {
   it.each(PAGES)('$path offers each channel in its language', async ({ path, locale, providers, query }) => {
