@@ -9,9 +9,10 @@ export const BUILD_ID: string | undefined =
 
 /**
  * Whether this is `astro dev` (built with the fixed id `dev`); Vitest sets DEV too, but runs unbuilt code, and plain
- * Node (the benchmark's scripts) has no `import.meta.env` at all.
+ * Node (the benchmark's scripts) has no `import.meta.env` at all: the build id is asked first. Written out as
+ * `import.meta.env.DEV`, the form Vite replaces (`import.meta.env?.DEV` it leaves alone, and dev then read false).
  */
-export const IN_ASTRO_DEV: boolean = BUILD_ID !== undefined && import.meta.env?.DEV === true;
+export const IN_ASTRO_DEV: boolean = BUILD_ID !== undefined && import.meta.env.DEV;
 
 /** When this build ran (ISO 8601); undefined in unbuilt code. */
 export const BUILT_AT: string | undefined =
