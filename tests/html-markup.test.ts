@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { auditedPages } from '../scripts/lib/audited-pages.ts';
+import { LANGUAGES } from '../src/core/languages.ts';
 import { countElements, markupProblems } from './support/html-rules.ts';
 
 /**
@@ -56,8 +57,9 @@ describe('every page in both languages', () => {
       if (found.length > 0) problems[path] = found;
     }
     expect(problems).toEqual({});
-    // The provider pages' charts (the forecast's two among them) and the tracker's link, empty and made.
+    // The provider pages' charts (the forecast's two among them) and the tracker's link, empty and made, in
+    // every language.
     expect(figures).toBeGreaterThanOrEqual(12);
-    expect(downloadLinks).toBe(4);
+    expect(downloadLinks).toBe(2 * LANGUAGES.length);
   });
 });

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PREFIXED_LANGUAGES } from '../src/core/languages.ts';
 import { PROVIDERS } from '../src/core/vocabulary.ts';
 import { launchChromium } from './support/browser.ts';
 import { serveHonestRows, type HonestRows } from './support/honest-rows.ts';
@@ -240,6 +241,46 @@ describe('no page scrolls sideways at 320 px', () => {
     expect(await page.isVisible('.scroll-cue')).toBe(false);
     await page.close();
   });
+});
+
+describe('every language under a prefix at 320 px', () => {
+  // The rules above, for each language of src/core/languages.ts: its board's first screen shows every provider's
+  // status word and next reset, none of its pages scrolls sideways, and no caption or heading is a column of
+  // characters (the same measure as the Chinese headings': at least four characters a line, its last line aside).
+  it.each(PREFIXED_LANGUAGES.map((language) => ({ ...language, root: `/${language.prefix}` })))(
+    '$root ($code): the first screen, no sideways scroll, no caption or heading as a column',
+    async ({ root }) => {
+      const screen = SCREENS[0];
+      const paths = PAGES.map((path) => (path === '/' ? root : `${root}${path}`));
+      for (const baseUrl of [sharedBaseUrl, honest.server.baseUrl]) {
+        const board = await open(baseUrl, root, screen);
+        await expectFirstScreen(board, screen, `${root} of ${baseUrl}`);
+        await board.close();
+        for (const path of paths) {
+          const page = await open(baseUrl, path, screen);
+          expect(
+            await page.evaluate(() => document.documentElement.scrollWidth),
+            `${path} of ${baseUrl}`,
+          ).toBeLessThanOrEqual(screen.width);
+          const headings = await page.$$eval('h1, h2, h3, caption', (elements) =>
+            elements.flatMap((element) => {
+              const text = (element.textContent ?? '').replace(/\s+/g, '');
+              const range = document.createRange();
+              range.selectNodeContents(element);
+              const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
+              if (rects.length === 0) return []; // not shown at this width
+              return [{ text, lines: new Set(rects.map((rect) => Math.round(rect.top))).size }];
+            }),
+          );
+          for (const { text, lines } of headings)
+            expect(lines, `"${text}" on ${path} of ${baseUrl}`).toBeLessThanOrEqual(
+              Math.max(1, Math.ceil(text.length / 4)),
+            );
+          await page.close();
+        }
+      }
+    },
+  );
 });
 
 describe('honest rows', () => {

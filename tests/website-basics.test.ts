@@ -1,5 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, inject, it } from 'vitest';
+import { PREFIXED_LANGUAGES } from '../src/core/languages.ts';
 import { PROVIDERS } from '../src/core/vocabulary.ts';
 import { STATUS_LABELS } from '../src/core/i18n/labels.ts';
 
@@ -7,8 +8,8 @@ import { STATUS_LABELS } from '../src/core/i18n/labels.ts';
 
 const baseUrl = inject('baseUrl');
 const ENGLISH_PAGES = ['/', ...PROVIDERS.map((provider) => `/${provider}`), '/tracker', '/api', '/about'];
-/** Every language but English, by its path prefix and its hreflang tag, written here by hand. */
-const PREFIXED: [string, string][] = [['zh', 'zh-Hans']];
+/** Every language but English (src/core/languages.ts), by its path prefix and its hreflang tag. */
+const PREFIXED: [string, string][] = PREFIXED_LANGUAGES.map((language) => [language.prefix, language.tag]);
 const under = (prefix: string, path: string) => (path === '/' ? `/${prefix}` : `/${prefix}${path}`);
 const ALL_PAGES = ENGLISH_PAGES.flatMap((path) => [path, ...PREFIXED.map(([prefix]) => under(prefix, path))]);
 

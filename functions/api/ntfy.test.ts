@@ -88,7 +88,7 @@ describe('POST /api/ntfy: the rest of the body, as push', () => {
     ['a provider that does not exist', { providers: ['provider_z'] }, ['providers', 0]],
     ['no provider', { providers: [] }, ['providers']],
     ['a kind twice', { kinds: ['reset', 'reset'] }, ['kinds']],
-    ['a locale not offered', { locale: 'fr' }, ['locale']],
+    ['a locale not offered', { locale: 'it' }, ['locale']],
     ['no topic', { topic: undefined }, ['topic']],
     ['a topic that is a number', { topic: 7 }, ['topic']],
   ])('%s', async (_name, change, path) => {

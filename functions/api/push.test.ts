@@ -52,7 +52,7 @@ describe('POST /api/push/subscriptions: bad bodies', () => {
     ['a provider twice', { providers: ['provider_a', 'provider_a'] }, ['providers']],
     ['a kind that does not exist', { kinds: ['outage'] }, ['kinds', 0]],
     ['no kind', { kinds: [] }, ['kinds']],
-    ['a locale not offered', { locale: 'fr' }, ['locale']],
+    ['a locale not offered', { locale: 'it' }, ['locale']],
     ['providers as a string', { providers: 'provider_a' }, ['providers']],
   ])('%s', async (_name, change, path) => {
     const issues = await issuesOf(await post({ ...goodBody(), ...change }));

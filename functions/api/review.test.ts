@@ -172,7 +172,7 @@ describe('GET /review/<draft id>', REAL_D1, () => {
     expect(byQuery).toContain('<input type="hidden" name="lang" value="zh">');
     expect(byQuery).toContain(`href="/review/${ID}?t=${encodeURIComponent(TOKEN)}&amp;lang=en" lang="en">English</a>`);
     const byBrowser = await (
-      await request(pagePath(), { headers: { 'Accept-Language': 'fr;q=0.9, zh-CN;q=0.8, en;q=0.5' } })
+      await request(pagePath(), { headers: { 'Accept-Language': 'it;q=0.9, zh-CN;q=0.8, en;q=0.5' } })
     ).text();
     expect(byBrowser).toContain('<h1>审核草稿</h1>');
     const english = await (await request(pagePath(), { headers: { 'Accept-Language': 'en-GB, zh;q=0.9' } })).text();

@@ -99,7 +99,7 @@ describe('POST /api/webhooks: the rest of the body, as push', () => {
     ['a provider that does not exist', { providers: ['provider_z'] }, ['providers', 0]],
     ['no provider', { providers: [] }, ['providers']],
     ['a kind twice', { kinds: ['reset', 'reset'] }, ['kinds']],
-    ['a locale not offered', { locale: 'fr' }, ['locale']],
+    ['a locale not offered', { locale: 'it' }, ['locale']],
     ['no url', { url: undefined }, ['url']],
     ['a url that is a number', { url: 7 }, ['url']],
   ])('%s', async (_name, change, path) => {

@@ -1,6 +1,8 @@
+import { LANGUAGES } from '../../src/core/languages.ts';
+
 /**
- * The HTML pages a markup check reads on a served build: every page the sitemap lists (both languages), the 404
- * page, and the tracker with a calendar link made (its answer to the no-JavaScript form) in both languages.
+ * The HTML pages a markup check reads on a served build: every page the sitemap lists (every language), the 404
+ * page, and the tracker with a calendar link made (its answer to the no-JavaScript form) in every language.
  * Shared by `npm run audit:html` (the Nu HTML Checker) and tests/html-markup.test.ts (parse5, in `npm test`).
  */
 
@@ -12,5 +14,6 @@ export async function auditedPages(baseUrl: string): Promise<string[]> {
   if (!response.ok) throw new Error(`${baseUrl}/sitemap.xml answered ${response.status}`);
   // The sitemap's addresses start with SITE_URL, which need not be where this build is served: the paths only.
   const listed = [...(await response.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => new URL(loc!).pathname);
-  return [...listed, '/no-such-page', `/tracker${MADE_LINK}`, `/zh/tracker${MADE_LINK}`];
+  const madeLinks = LANGUAGES.map(({ prefix }) => `${prefix === '' ? '' : `/${prefix}`}/tracker${MADE_LINK}`);
+  return [...listed, '/no-such-page', ...madeLinks];
 }

@@ -25,11 +25,11 @@ describe('the review page’s language', () => {
     ['zh', null, 'zh'],
     ['en', 'zh-CN', 'en'],
     ['ZH-hans', null, 'zh'],
-    ['fr', 'zh-TW,zh;q=0.9', 'zh'],
-    [undefined, 'fr-FR, de;q=0.9, zh;q=0.8, en;q=0.7', 'zh'],
+    ['it', 'zh-TW,zh;q=0.9', 'zh'],
+    [undefined, 'it-IT, nl;q=0.9, zh;q=0.8, en;q=0.7', 'zh'],
     [undefined, 'en;q=0.5, zh;q=0.9', 'zh'],
     [undefined, 'zh;q=0, en', 'en'],
-    [undefined, 'fr', 'en'],
+    [undefined, 'it', 'en'],
     [undefined, null, 'en'],
   ] as const)('lang=%s with Accept-Language %s is %s', (lang, accept, expected) => {
     expect(chooseReviewLocale(lang, accept)).toBe(expected);

@@ -95,7 +95,7 @@ describe('telegramRequest: the command an update carries', () => {
       ['zh', 'zh'],
       ['ZH-TW', 'zh'],
       ['en', 'en'],
-      ['de', 'en'],
+      ['it', 'en'],
     ])
       expect(telegramRequest(message('/start', { from: { id: 1, language_code: code } }))?.locale).toBe(locale);
   });
