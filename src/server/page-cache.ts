@@ -2,8 +2,8 @@ import { pageCacheKey } from '../core/routes/page-cache-key.ts';
 import { BUILD_ID } from './build-id.ts';
 
 /**
- * The board, provider pages and the tracker from a per-minute edge cache (docs/performance.md, "Pages from the
- * edge cache"): the Workers Cache API (`caches.default`, which `wrangler dev` runs locally too) keeps each rendered
+ * The board, provider pages and the tracker from a per-minute edge cache (docs/performance.md, "Pages: the
+ * per-minute cache and what a render costs"): the Workers Cache API (`caches.default`, which `wrangler dev` runs locally too) keeps each rendered
  * page under its key (src/core/routes/page-cache-key.ts) for the rest of its minute, and a render happens only on a
  * miss. Within an isolate, the requests that miss the same key at once wait for one render instead of making their
  * own. `X-Page-Cache` says which it was: `hit`, `miss` (this request rendered it) or `shared` (it waited for one).
