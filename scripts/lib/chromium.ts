@@ -16,9 +16,10 @@ import path from 'node:path';
  * `showNotification` rejects, whatever is granted): the push tests stand in for that one piece
  * (tests/push.browser.test.ts), so that they run in the same browser as the other page tests.
  *
- * The packaged browser brings Latin fonts only; the Chinese pages need a CJK font, taken from the
- * `@expo-google-fonts/noto-sans-sc` npm package (plain TrueType files: the browser's font stack does not
- * read the WOFF files of web-font packages) and handed to the browser through a fontconfig file of its own.
+ * The packaged browser brings Latin fonts only; the Chinese and Japanese pages need a CJK font, taken from the
+ * `@expo-google-fonts/noto-sans-sc` npm package, the Korean pages a Hangul one, from `@expo-google-fonts/noto-sans-kr`
+ * (plain TrueType files: the browser's font stack does not read the WOFF files of web-font packages), handed to the
+ * browser through a fontconfig file of its own: without it, Korean was measured and drawn as empty boxes.
  */
 
 export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
@@ -43,13 +44,16 @@ function isExecutableFile(file: string): boolean {
   }
 }
 
-/** A fontconfig file that adds the packaged Latin fonts and Noto Sans SC (regular, bold) to the system's. */
+/** A fontconfig file that adds the packaged Latin fonts and Noto Sans SC and KR (regular, bold) to the system's. */
 async function packagedFontConfig(): Promise<string> {
-  const notoSansSc = path.dirname(require.resolve('@expo-google-fonts/noto-sans-sc/package.json'));
+  const noto = ['sc', 'kr'].map((script) =>
+    path.dirname(require.resolve(`@expo-google-fonts/noto-sans-${script}/package.json`)),
+  );
   const folder = path.join(tmpdir(), 'departures-board-fontconfig');
   await mkdir(folder, { recursive: true });
   const file = path.join(folder, 'fonts.conf');
-  const dirs = [path.join(tmpdir(), 'fonts'), path.join(notoSansSc, '400Regular'), path.join(notoSansSc, '700Bold')];
+  const weights = noto.flatMap((folder) => [path.join(folder, '400Regular'), path.join(folder, '700Bold')]);
+  const dirs = [path.join(tmpdir(), 'fonts'), ...weights];
   await writeFile(
     file,
     [
