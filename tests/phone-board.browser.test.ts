@@ -91,6 +91,19 @@ async function expectFirstScreen(page: Page, screen: { width: number; height: nu
   expect(await page.evaluate(() => document.documentElement.scrollWidth), label).toBeLessThanOrEqual(screen.width);
 }
 
+/** Each shown heading and caption of the page, its text without spaces and the number of lines it is drawn on. */
+const headingLines = (page: Page) =>
+  page.$$eval('h1, h2, h3, caption', (elements) =>
+    elements.flatMap((element) => {
+      const text = (element.textContent ?? '').replace(/\s+/g, '');
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
+      if (rects.length === 0) return []; // not shown at this width
+      return [{ text, lines: new Set(rects.map((rect) => Math.round(rect.top))).size }];
+    }),
+  );
+
 describe('the first screen of the board', () => {
   it.each(SCREENS)(
     'at $width × $height shows every provider’s status word and next reset, in both languages, on both boards',
@@ -148,16 +161,7 @@ describe('the first screen of the board', () => {
     async (path) => {
       for (const screen of SCREENS.slice(0, 2)) {
         const page = await open(sharedBaseUrl, path, screen);
-        const headings = await page.$$eval('h1, h2, h3, caption', (elements) =>
-          elements.flatMap((element) => {
-            const text = (element.textContent ?? '').replace(/\s+/g, '');
-            const range = document.createRange();
-            range.selectNodeContents(element);
-            const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
-            if (rects.length === 0) return []; // not shown at this width
-            return [{ text, lines: new Set(rects.map((rect) => Math.round(rect.top))).size }];
-          }),
-        );
+        const headings = await headingLines(page);
         expect(headings.length, `${path} at ${screen.width}`).toBeGreaterThan(0);
         for (const { text, lines } of headings)
           expect(lines, `"${text}" on ${path} at ${screen.width}`).toBeLessThanOrEqual(
@@ -262,16 +266,7 @@ describe('every language under a prefix at 320 px', () => {
             await page.evaluate(() => document.documentElement.scrollWidth),
             `${path} of ${baseUrl}`,
           ).toBeLessThanOrEqual(screen.width);
-          const headings = await page.$$eval('h1, h2, h3, caption', (elements) =>
-            elements.flatMap((element) => {
-              const text = (element.textContent ?? '').replace(/\s+/g, '');
-              const range = document.createRange();
-              range.selectNodeContents(element);
-              const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
-              if (rects.length === 0) return []; // not shown at this width
-              return [{ text, lines: new Set(rects.map((rect) => Math.round(rect.top))).size }];
-            }),
-          );
+          const headings = await headingLines(page);
           for (const { text, lines } of headings)
             expect(lines, `"${text}" on ${path} of ${baseUrl}`).toBeLessThanOrEqual(
               Math.max(1, Math.ceil(text.length / 4)),
