@@ -14,27 +14,23 @@ function cached<T>(key: string, make: () => T): T {
   return value;
 }
 
+/** At most `fractionDigits` decimals; exactly that many when `fixed`: one setting for a number and its plural. */
+const digits = (fractionDigits: number, fixed: boolean) => ({
+  maximumFractionDigits: fractionDigits,
+  minimumFractionDigits: fixed ? fractionDigits : 0,
+});
+
 /** Plural rules for numbers written as `numberFormat` writes them (`1.0` is plural in English, `1` is not). */
 export const pluralRules = (tag: string, fractionDigits = 3, fixed = false): Intl.PluralRules =>
-  cached(
-    `plural:${tag}:${fractionDigits}:${fixed}`,
-    () =>
-      new Intl.PluralRules(tag, {
-        maximumFractionDigits: fractionDigits,
-        minimumFractionDigits: fixed ? fractionDigits : 0,
-      }),
-  );
+  cached(`plural:${tag}:${fractionDigits}:${fixed}`, () => new Intl.PluralRules(tag, digits(fractionDigits, fixed)));
 
 /** Numbers with at most `fractionDigits` decimals; exactly that many when `fixed` (`3.0 days`). */
 export const numberFormat = (tag: string, fractionDigits = 3, fixed = false): Intl.NumberFormat =>
-  cached(
-    `number:${tag}:${fractionDigits}:${fixed}`,
-    () =>
-      new Intl.NumberFormat(tag, {
-        maximumFractionDigits: fractionDigits,
-        minimumFractionDigits: fixed ? fractionDigits : 0,
-      }),
-  );
+  cached(`number:${tag}:${fractionDigits}:${fixed}`, () => new Intl.NumberFormat(tag, digits(fractionDigits, fixed)));
+
+/** "6 days ago", "tomorrow": relative times in the language's words (`numeric: 'auto'`). */
+export const relativeTimeFormat = (tag: string): Intl.RelativeTimeFormat =>
+  cached(`relative:${tag}`, () => new Intl.RelativeTimeFormat(tag, { numeric: 'auto' }));
 
 /** `1, 3 and 7`, `1、3、7`: a list joined as the language joins "and", in the language's style. */
 export const andList = (tag: string, style: Intl.ListFormatStyle = 'long'): Intl.ListFormat =>

@@ -1,9 +1,8 @@
 import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { endpointListings } from '../api/endpoints.ts';
+import { languageNames } from '../i18n/intl.ts';
 import { PREFIXED_LANGUAGES } from '../languages.ts';
 import { SERVICE_NAME } from '../site.ts';
-
-const englishNames = new Intl.DisplayNames(['en'], { type: 'language' });
 
 /** `/llms.txt`: where an agent finds the board in the forms made for it; the endpoints come from the route table. */
 export const renderLlmsTxt = (baseUrl: string): string =>
@@ -17,7 +16,7 @@ export const renderLlmsTxt = (baseUrl: string): string =>
     `- [The board in Markdown, English](${baseUrl}/index.md): status, last reset and estimate per provider, the latest announcements, the endpoints`,
     ...PREFIXED_LANGUAGES.map(
       (language) =>
-        `- [The board in Markdown, ${englishNames.of(language.code) ?? language.name}](${baseUrl}/${language.prefix}/index.md)`,
+        `- [The board in Markdown, ${languageNames('en').of(language.code) ?? language.name}](${baseUrl}/${language.prefix}/index.md)`,
     ),
     '',
     '## Endpoints',

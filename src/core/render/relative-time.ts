@@ -1,3 +1,4 @@
+import { relativeTimeFormat } from '../i18n/intl.ts';
 import { languageOf, type Locale } from '../languages.ts';
 
 /** "6 days ago", "in 3 hours", "3 天后": the largest whole unit, in the page's language (Intl, no library). */
@@ -7,19 +8,8 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60_000],
 ];
 
-const FORMATS = new Map<string, Intl.RelativeTimeFormat>();
-/** One formatter per language per isolate: making one costs more than using it. */
-function relativeFormat(tag: string): Intl.RelativeTimeFormat {
-  let format = FORMATS.get(tag);
-  if (format === undefined) {
-    format = new Intl.RelativeTimeFormat(tag, { numeric: 'auto' });
-    FORMATS.set(tag, format);
-  }
-  return format;
-}
-
 export function relativeTime(targetMs: number, nowMs: number, locale: Locale): string {
-  const format = relativeFormat(languageOf(locale).intl);
+  const format = relativeTimeFormat(languageOf(locale).intl);
   const delta = targetMs - nowMs;
   for (const [unit, size] of UNITS) {
     if (Math.abs(delta) >= size || unit === 'minute') return spaced(format.format(Math.trunc(delta / size), unit));
