@@ -2,10 +2,12 @@ import { asksForBuiltFile, withBuiltFiles } from '../src/server/built-files.ts';
 import { withCommonHeaders } from '../src/server/http/cors.ts';
 import { readRestOfBody } from '../src/server/http/request.ts';
 import { noticeBuildOnce } from '../src/server/delivery/first-request.ts';
+import type { Event } from '../src/core/schemas.ts';
 import type { DeliveryMessage } from '../src/server/delivery/messages.ts';
 import { journalEvents, journalStateKey } from '../src/server/journal/read.ts';
 import { retireJournalNow } from '../src/server/journal/retire.ts';
 import { cachedPage } from '../src/server/page-cache.ts';
+import { pageFromTemplate } from '../src/server/page-templates.ts';
 import { runRecordedSchedule } from '../src/server/health/scheduled.ts';
 // Not loaded lazily as the delivery wing is: health (GITHUB_TOKEN's part) and the watcher already import it.
 import { runScheduledCommits } from '../src/server/journal/git-commit.ts';
@@ -23,13 +25,18 @@ import { answerEdgeRoute } from './app.ts';
 export default {
   async fetch(request, env, context) {
     if (asksForBuiltFile(request)) return withCommonHeaders(await answerWithAstro(request, env, context));
+    // The journal of confirmed events, read at most once per request: the page cache's key and the templates'
+    // condition both depend on it.
+    let journal: Promise<readonly Event[]> | undefined;
+    const readJournal = () => (journal ??= journalEvents(env.DB));
     const response = withCommonHeaders(
       (await answerEdgeRoute(request, withBuiltFiles(env), new Date(), (promise) => context.waitUntil(promise))) ??
         (await cachedPage(
           request,
-          (page) => answerWithAstro(page, env, context),
+          async (page) =>
+            (await pageFromTemplate(page, withBuiltFiles(env), readJournal)) ?? answerWithAstro(page, env, context),
           (promise) => context.waitUntil(promise),
-          async () => journalStateKey(await journalEvents(env.DB)),
+          async () => journalStateKey(await readJournal()),
         )),
     );
     // Once the answer is made: a new build's events leave at once (docs/delivery.md, "A new build").

@@ -7,7 +7,6 @@
 import { spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { registerHooks } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,30 +23,10 @@ import { d1Cpu, sqliteD1 } from './sqlite-d1.ts';
 import { syntheticEvents } from './synthetic-events.ts';
 import { PREFIXED_LANGUAGES } from '../../src/core/languages.ts';
 import { PROVIDERS } from '../../src/core/vocabulary.ts';
+import { type BuiltWorker, EXECUTION_CONTEXT, prepareForBuiltWorker, setWorkerEnv } from '../lib/worker-in-node.ts';
 
-// Only the bundle's `cloudflare:workers` import is Workers-specific. Its `env` is the bindings this benchmark
-// gives the worker (the handlers receive them as `env` anyway; the on-demand pages read them from the module).
-const WORKERS_MODULE = [
-  'export const env = globalThis.__benchWorkerEnv ?? {};',
-  'export const waitUntil = () => {}; export default {};',
-].join(' ');
-registerHooks({
-  resolve: (specifier, context, next) =>
-    specifier.startsWith('cloudflare:')
-      ? { url: `data:text/javascript,${encodeURIComponent(WORKERS_MODULE)}`, shortCircuit: true }
-      : next(specifier, context),
-});
-
+prepareForBuiltWorker();
 setFlagsFromString('--expose-gc');
-/**
- * workerd's navigator.userAgent, which libraries read to learn they run on Workers: zod then never tries to compile
- * a schema's parser with `new Function` (the platform forbids it), as it would in Node, at a cost of milliseconds
- * a first parse does not pay on Workers.
- */
-Object.defineProperty(globalThis, 'navigator', {
-  value: { ...globalThis.navigator, userAgent: 'Cloudflare-Workers' },
-  configurable: true,
-});
 const collectGarbage = runInNewContext('gc') as () => void;
 
 /** An MCP client's first message. */
@@ -68,10 +47,6 @@ const PAGE_PATHS = [
   ...PREFIXED_LANGUAGES.map(({ prefix }, index) => `/${prefix}/${PROVIDERS[(index + 1) % PROVIDERS.length]}`),
   '/tracker',
 ];
-
-interface Worker {
-  fetch(request: Request, env: unknown, context: unknown): Promise<Response>;
-}
 
 export interface CpuTarget {
   name: string;
@@ -161,7 +136,7 @@ async function builtWorkerInput(distDir: string, journal: JournalMode = 'none') 
     if (journal === 'events') await confirmJournalEvents(db, files, new Date());
     env['DB'] = db;
   }
-  (globalThis as { __benchWorkerEnv?: unknown }).__benchWorkerEnv = env;
+  setWorkerEnv(env);
   return { files, env };
 }
 
@@ -245,10 +220,8 @@ const threadMs = (start: NodeJS.CpuUsage) => {
   return (used.user + used.system) / 1000;
 };
 
-const executionContext = { waitUntil: () => undefined, passThroughOnException: () => undefined, props: {} };
-
 async function timeRequest(
-  worker: Worker,
+  worker: BuiltWorker,
   env: unknown,
   target: CpuTarget,
   files: BuiltFiles,
@@ -258,7 +231,7 @@ async function timeRequest(
   const d1Before = { ...d1Cpu };
   const start = process.cpuUsage();
   const startOfThread = process.threadCpuUsage();
-  const response = await worker.fetch(request, env, executionContext);
+  const response = await worker.fetch(request, env, EXECUTION_CONTEXT);
   await response.arrayBuffer();
   const ms = cpuMs(start);
   const mainThreadMs = threadMs(startOfThread);
@@ -280,12 +253,12 @@ async function timeRequest(
 async function freshWorker(
   serverDir: string,
   importing: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
-): Promise<{ worker: Worker; importMs: number; dir: string }> {
+): Promise<{ worker: BuiltWorker; importMs: number; dir: string }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'departures-board-isolate-'));
   await cp(serverDir, dir, { recursive: true });
   const start = process.cpuUsage();
   const module = await importing(
-    () => import(pathToFileURL(path.join(dir, 'entry.mjs')).href) as Promise<{ default: Worker }>,
+    () => import(pathToFileURL(path.join(dir, 'entry.mjs')).href) as Promise<{ default: BuiltWorker }>,
   );
   return { worker: module.default, importMs: cpuMs(start), dir };
 }

@@ -1,0 +1,109 @@
+import { homePageView } from '../core/home-page.ts';
+import { suggestedLocale } from '../core/languages.ts';
+import { boardPageSlots } from '../core/page-slots/board.ts';
+import { fillSlots } from '../core/page-slots/slots.ts';
+import { type PageTemplateName, pageTemplateOf, pageTemplatePath } from '../core/page-slots/templates.ts';
+import { providerPageSlots } from '../core/page-slots/provider.ts';
+import { CACHE_POLICIES } from '../core/routes/policy.ts';
+import type { Event } from '../core/schemas.ts';
+import type { Locale } from '../core/vocabulary.ts';
+import { loadBoardPageDataset, loadEdgeSummaries, loadProviderPage } from './data-source.ts';
+import { readSourceHealth, type SourceHealthStores } from './source-health.ts';
+
+/**
+ * The board, the provider pages and the tracker from the build's templates (src/core/page-slots/slots.ts): the
+ * template read once per isolate, its slots filled with the same functions Astro's render of the page calls, and no
+ * Astro loaded (docs/performance.md, "Pages from templates"). Only while the journal of confirmed events is empty:
+ * a template holds the build's events, and a confirmed event not yet in a build is on Astro's render of the page
+ * (the minutes between a confirm and the next deploy). Any other page, or any failure here, is Astro's to answer,
+ * with its own error pages; the caller falls back to it on `null`.
+ */
+
+export interface PageTemplateBindings extends SourceHealthStores {
+  ASSETS: Pick<Fetcher, 'fetch'>;
+}
+
+/** The templates read in this isolate, by path: built files, the same for the isolate's life. */
+const templates = new Map<string, Promise<string>>();
+
+function readTemplate(assets: PageTemplateBindings['ASSETS'], origin: string, path: string): Promise<string> {
+  let template = templates.get(path);
+  if (template === undefined) {
+    template = assets.fetch(new URL(path, origin)).then((response) => {
+      if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+      return response.text();
+    });
+    // A failed read is not remembered: the next request tries again.
+    template.catch(() => templates.delete(path));
+    templates.set(path, template);
+  }
+  return template;
+}
+
+/** Forgets the templates read: what a fresh isolate starts from (the CPU benchmark's cold start). */
+export const forgetPageTemplates = (): void => templates.clear();
+
+async function slotsOf(
+  name: PageTemplateName,
+  locale: Locale,
+  request: Request,
+  bindings: PageTemplateBindings,
+  now: Date,
+): Promise<Record<string, string>> {
+  const origin = new URL(request.url).origin;
+  if (name === 'tracker') return {};
+  if (name === 'board') {
+    const [dataset, sources] = await Promise.all([
+      loadBoardPageDataset(bindings.ASSETS, origin),
+      readSourceHealth(bindings, now),
+    ]);
+    // Only English's board suggests the reader's language (src/pages/index.astro).
+    const suggest = locale === 'en' ? suggestedLocale(request.headers.get('accept-language'), 'en') : null;
+    return boardPageSlots({ locale, view: homePageView(dataset, now), sources, now, suggest });
+  }
+  const [summaries, page] = await Promise.all([
+    loadEdgeSummaries(bindings.ASSETS, origin),
+    loadProviderPage(bindings.ASSETS, origin, name),
+  ]);
+  return providerPageSlots({
+    locale,
+    provider: name,
+    summary: summaries[name],
+    gaps: page.gaps,
+    forecastTrackRecord: page.forecastTrackRecord,
+    now,
+  });
+}
+
+/**
+ * The page from its template, or null when this is not such a page, the journal holds events, or anything fails.
+ * The headers are the ones Astro's render of the page sends (tests/page-templates.test.ts holds both to the same).
+ */
+export async function pageFromTemplate(
+  request: Request,
+  bindings: PageTemplateBindings,
+  journal: () => Promise<readonly Event[]>,
+  now: Date = new Date(),
+): Promise<Response | null> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+  const page = pageTemplateOf(new URL(request.url));
+  if (page === null) return null;
+  try {
+    if ((await journal()).length > 0) return null;
+    const [template, slots] = await Promise.all([
+      readTemplate(bindings.ASSETS, new URL(request.url).origin, pageTemplatePath(page.locale, page.name)),
+      slotsOf(page.name, page.locale, request, bindings, now),
+    ]);
+    const body = fillSlots(template, slots);
+    if (body === null) return null;
+    const headers = new Headers({ 'Content-Type': 'text/html', 'Cache-Control': CACHE_POLICIES.api });
+    if (page.name === 'board' && page.locale === 'en') headers.set('Vary', 'Accept-Language');
+    return new Response(request.method === 'HEAD' ? null : body, { headers });
+  } catch (error) {
+    console.warn(
+      `the page ${new URL(request.url).pathname} is rendered by Astro: its template could not be filled:`,
+      String(error),
+    );
+    return null;
+  }
+}
