@@ -15,7 +15,7 @@ import { BOARD_STATUSES, type BoardStatus, type Locale } from './vocabulary.ts';
  * with its date once it has; and a passed tease flagged beside the status word. Never "any time now".
  *
  * The answer is a list of segments (text, an instant, a link) that each place draws its own way: the board and
- * provider pages in HTML (src/components/AnswerParts.astro), the page script that keeps rows current in the DOM
+ * provider pages in HTML (src/core/page-slots/fragments.ts), the page script that keeps rows current in the DOM
  * (src/scripts/live-status.ts), the Markdown mirror in text. The words are plain data (`boardAnswer` in each
  * locale's folder), so the script is handed them as JSON and never carries a second copy.
  */

@@ -18,7 +18,14 @@ import { buildRecordShard, RECORD_SHARD_COUNT, RecordShardFileSchema, recordShar
 import type { EventProvenance } from './provenance.ts';
 import { ForecastTrackRecordSchema } from './forecast/schemas.ts';
 import { forecastTrackRecord } from './forecast/track-record.ts';
-import { buildProviderPageData, providerPagePath, ProviderPageFileSchema } from './provider-page.ts';
+import {
+  buildProviderPageData,
+  providerPagePath,
+  ProviderPageFileSchema,
+  providerSlotFacts,
+  ProviderSlotFactsFileSchema,
+  providerSlotFactsPath,
+} from './provider-page.ts';
 import { renderAnnouncementEvents } from './render/announcement-calendar.ts';
 import { calendarEventsPath, providerFeedPath } from './built-paths.ts';
 import { FEED_FORMATS, type FeedFormat } from './render/feed-formats.ts';
@@ -82,6 +89,21 @@ const providerPage =
       ),
     );
 
+/** What the provider page's slots read of its data file (provider-page.ts, `providerSlotFacts`). */
+const providerSlots =
+  (provider: Provider): FileBody =>
+  (input) =>
+    JSON.stringify(
+      ProviderSlotFactsFileSchema.parse(
+        stamped(
+          providerSlotFacts(
+            buildProviderPageData(provider, input.published.events, builtAt(input), input.provenance ?? NO_PROVENANCE),
+          ),
+          input.buildId,
+        ),
+      ),
+    );
+
 export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {
   [EDGE_DATASET_PATH]: (input) =>
     JSON.stringify(
@@ -129,6 +151,7 @@ export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {
   [calendarEventsPath(undefined)]: calendarEvents(undefined),
   ...Object.fromEntries(PROVIDERS.map((provider) => [calendarEventsPath(provider), calendarEvents(provider)])),
   ...Object.fromEntries(PROVIDERS.map((provider) => [providerPagePath(provider), providerPage(provider)])),
+  ...Object.fromEntries(PROVIDERS.map((provider) => [providerSlotFactsPath(provider), providerSlots(provider)])),
   ...Object.fromEntries(
     Array.from({ length: RECORD_SHARD_COUNT }, (_, shard) => [recordShardPath(shard), recordShard(shard)]),
   ),

@@ -3,6 +3,7 @@ import { BuildStampSchema } from './build-stamp.ts';
 import { resetGapSeries } from './board.ts';
 import { ProviderSchema } from './enums.ts';
 import { ProviderForecastTrackRecordSchema } from './forecast/schemas.ts';
+import { forecastScores, ForecastScoresSchema } from './forecast/skill.ts';
 import { providerForecastTrackRecord } from './forecast/track-record.ts';
 import { compareNewestFirst } from './ordering.ts';
 import { EventProvenanceSchema, type EventProvenance } from './provenance.ts';
@@ -76,4 +77,25 @@ export function buildProviderPageData(
     },
     forecastTrackRecord: providerForecastTrackRecord(provider, events, builtAt),
   };
+}
+
+/**
+ * The two facts of a provider page's data file that its slots read at request time (src/core/page-slots/provider.ts):
+ * the longest gap the chart draws (its height in days, unless the overdue line is higher) and the forecast's Brier
+ * scores. A file of their own (`/data/provider-slots/<provider>.json`, a few hundred bytes), so that a page filled
+ * in from its template does not parse the page's whole file (130 KiB at 10,000 events).
+ */
+export const ProviderSlotFactsSchema = z.strictObject({
+  longestGapDays: z.number().nonnegative(),
+  forecastScores: ForecastScoresSchema,
+});
+export type ProviderSlotFacts = z.infer<typeof ProviderSlotFactsSchema>;
+export const ProviderSlotFactsFileSchema = ProviderSlotFactsSchema.extend({ stamp: BuildStampSchema });
+
+export const providerSlotFactsPath = (provider: Provider) => `/data/provider-slots/${provider}.json`;
+
+export function providerSlotFacts(page: ProviderPageData): ProviderSlotFacts {
+  let longestGapDays = 0;
+  for (const gap of page.gaps) longestGapDays = Math.max(longestGapDays, gap.days);
+  return { longestGapDays, forecastScores: forecastScores(page.forecastTrackRecord) };
 }

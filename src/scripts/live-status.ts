@@ -39,7 +39,7 @@ async function readBoard(): Promise<Board | null> {
   }
 }
 
-/** An instant as the page writes it in UTC before the script names the reader's zone (Time.astro's forms). */
+/** An instant as the page writes it in UTC before the script names the reader's zone (timeHtml's forms, src/core/page-slots/fragments.ts). */
 const utcText = (iso: string, words: LiveStatusWords) => fillText(words.minuteFormat, dateParts(words.tag, iso));
 
 function draw(parent: HTMLElement, parts: readonly Segment[], words: LiveStatusWords): void {
@@ -172,7 +172,8 @@ async function refresh(board: HTMLElement, words: LiveStatusWords): Promise<void
     const forecast = read.forecast?.providers.find((candidate) => candidate.provider === provider) ?? null;
     drawRow(tr, row, forecast, words);
   }
-  board.dataset['computedAt'] = read.status.updatedAt;
+  const table = board.querySelector<HTMLElement>('table.board');
+  if (table) table.dataset['computedAt'] = read.status.updatedAt;
   const note = board.querySelector<HTMLElement>('[data-live-note]');
   if (note) draw(note, fillSegments(words.answer.live, { time: { time: read.status.updatedAt } }), words);
   showLocalTimes(board.ownerDocument);

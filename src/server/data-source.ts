@@ -11,7 +11,12 @@ import {
   type EdgeSummaries,
 } from '../core/dataset.ts';
 import { recordShardPath, type RecordShard } from '../core/event-records.ts';
-import { providerPagePath, type ProviderPageData } from '../core/provider-page.ts';
+import {
+  providerPagePath,
+  type ProviderPageData,
+  type ProviderSlotFacts,
+  providerSlotFactsPath,
+} from '../core/provider-page.ts';
 import type { Provider } from '../core/vocabulary.ts';
 import { BUILD_ID, IN_ASTRO_DEV } from './build-id.ts';
 
@@ -100,6 +105,13 @@ export async function loadRecordShard(assets: AssetFetcher, origin: string, shar
 /** A provider page's history, gaps and track record, read only by that page. */
 export const loadProviderPage = (assets: AssetFetcher, origin: string, provider: Provider): Promise<ProviderPageData> =>
   loadOnce(assets, origin, providerPagePath(provider));
+
+/** What a provider page's slots read besides the summary, when the page is filled in from its template. */
+export const loadProviderSlotFacts = (
+  assets: AssetFetcher,
+  origin: string,
+  provider: Provider,
+): Promise<ProviderSlotFacts> => loadOnce(assets, origin, providerSlotFactsPath(provider));
 
 /**
  * The edge data set read now, not from the isolate's copy: the push dispatcher (once a minute) must see the

@@ -7,7 +7,7 @@ import { providerPageSlots } from '../core/page-slots/provider.ts';
 import { CACHE_POLICIES } from '../core/routes/policy.ts';
 import type { Event } from '../core/schemas.ts';
 import type { Locale } from '../core/vocabulary.ts';
-import { loadBoardPageDataset, loadEdgeSummaries, loadProviderPage } from './data-source.ts';
+import { loadBoardPageDataset, loadEdgeSummaries, loadProviderSlotFacts } from './data-source.ts';
 import { readSourceHealth, type SourceHealthStores } from './source-health.ts';
 
 /**
@@ -61,18 +61,11 @@ async function slotsOf(
     const suggest = locale === 'en' ? suggestedLocale(request.headers.get('accept-language'), 'en') : null;
     return boardPageSlots({ locale, view: homePageView(dataset, now), sources, now, suggest });
   }
-  const [summaries, page] = await Promise.all([
+  const [summaries, facts] = await Promise.all([
     loadEdgeSummaries(bindings.ASSETS, origin),
-    loadProviderPage(bindings.ASSETS, origin, name),
+    loadProviderSlotFacts(bindings.ASSETS, origin, name),
   ]);
-  return providerPageSlots({
-    locale,
-    provider: name,
-    summary: summaries[name],
-    gaps: page.gaps,
-    forecastTrackRecord: page.forecastTrackRecord,
-    now,
-  });
+  return providerPageSlots({ locale, provider: name, summary: summaries[name], facts, now });
 }
 
 /**

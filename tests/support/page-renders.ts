@@ -119,7 +119,8 @@ const worker = (
 ).default;
 
 async function answer(request: PageRequest): Promise<PageAnswer> {
-  const headers = request.acceptLanguage === undefined ? undefined : { 'accept-language': request.acceptLanguage };
+  const headers: Record<string, string> =
+    request.acceptLanguage === undefined ? {} : { 'accept-language': request.acceptLanguage };
   const response = await worker.fetch(
     new Request(new URL(request.path, 'http://127.0.0.1:4321'), { headers }),
     env,

@@ -26,14 +26,12 @@ const GAPS_BASELINE = GAPS.height - GAPS.bottom;
  * in days (`gapChartHtml`) inside the group this opens, which a matrix scales to the chart's pixels; the template
  * closes the group.
  */
-export function gapChartSlots(gaps: readonly ResetGap[], medianDays: number | null, locale: Locale): GapChartSlots {
+export function gapChartSlots(longestGapDays: number, medianDays: number | null, locale: Locale): GapChartSlots {
   const text = UI[locale];
   // The locale's marks: `: `, `; ` and ` (…)` in English, `：`, `；` and `（…）` in Chinese.
   const mark = TRANSLATIONS[locale].markdown.punctuation;
   const overdueDays = medianDays === null ? null : medianDays * OVERDUE_FACTOR;
-  let longest = 1;
-  for (const gap of gaps) longest = Math.max(longest, gap.days);
-  const top = Math.max(longest, overdueDays ?? 0) * 1.1;
+  const top = Math.max(1, longestGapDays, overdueDays ?? 0) * 1.1;
   const pixelsPerDay = (GAPS_BASELINE - GAPS.top) / top;
   const y = (days: number) => GAPS_BASELINE - days * pixelsPerDay;
   const line = (kind: 'median' | 'overdue', days: number, label: string) =>

@@ -6,7 +6,7 @@ import { TRANSLATIONS, UI } from '../i18n/index.ts';
 import { KIND_LABELS, PROVIDER_LABELS, STATUS_LABELS } from '../i18n/labels.ts';
 import { fillText } from '../i18n/template.ts';
 import { languageOf } from '../languages.ts';
-import { liveStatusWords, STATUS_SYMBOLS } from '../live-status.ts';
+import { STATUS_SYMBOLS } from '../live-status.ts';
 import { relativeTime } from '../render/relative-time.ts';
 import { attribute, type Html, html } from '../render/html.ts';
 import { localizedPath } from '../site.ts';
@@ -49,14 +49,14 @@ function boardRowHtml(facts: RowFacts, nowMs: number, locale: Locale): Html {
 }
 
 /**
- * The board's table, one row per provider with its one answer to "when" (decisions.md, "One honest answer"); the
- * page's script (src/scripts/live-status.ts, loaded by src/components/BoardTable.astro) redraws its cells from
- * /api/status every 60 s while the page is open.
+ * The board's table, one row per provider with its one answer to "when" (decisions.md, "One honest answer"), and
+ * when it was computed. Its frame (src/components/BoardTable.astro) hands the page's script the words it redraws the
+ * cells with (src/scripts/live-status.ts, every 60 s while the page is open): they change with the language only.
  */
 export function boardTableHtml(rows: readonly RowFacts[], now: Date, locale: Locale): Html {
   const text = UI[locale];
   const nowMs = now.getTime();
-  return html`<div class="board-wrap" data-live-status="${JSON.stringify(liveStatusWords(locale))}" data-computed-at="${now.toISOString()}"><table class="board"><caption>${text.boardCaption}</caption><thead><tr><th scope="col">${text.columns.provider}</th><th scope="col">${text.columns.status}</th><th scope="col">${text.columns.nextEstimate}</th><th scope="col">${text.columns.lastReset}</th><th scope="col">${text.columns.daysSince}</th><th scope="col">${text.columns.latestSignal}</th></tr></thead><tbody>${rows.map((facts) => boardRowHtml(facts, nowMs, locale))}</tbody></table><p class="note" data-live-note role="status"></p></div><p class="note">${text.estimateNote}</p>`;
+  return html`<table class="board" data-computed-at="${now.toISOString()}"><caption>${text.boardCaption}</caption><thead><tr><th scope="col">${text.columns.provider}</th><th scope="col">${text.columns.status}</th><th scope="col">${text.columns.nextEstimate}</th><th scope="col">${text.columns.lastReset}</th><th scope="col">${text.columns.daysSince}</th><th scope="col">${text.columns.latestSignal}</th></tr></thead><tbody>${rows.map((facts) => boardRowHtml(facts, nowMs, locale))}</tbody></table>`;
 }
 
 /** "Computed at <time>. …": when the page's answers were worked out. */

@@ -1,9 +1,8 @@
 import { fillSegments } from '../board-answer.ts';
-import { type ResetGap, statusFromSummary } from '../board.ts';
+import { statusFromSummary } from '../board.ts';
 import { chanceByDay, forecastFromSummary } from '../forecast/rule.ts';
-import type { ProviderForecastTrackRecord } from '../forecast/schemas.ts';
-import { forecastScores } from '../forecast/skill.ts';
 import type { ProviderSummary } from '../history.ts';
+import type { ProviderSlotFacts } from '../provider-page.ts';
 import { TRANSLATIONS, UI } from '../i18n/index.ts';
 import { PROVIDER_LABELS, STATUS_LABELS } from '../i18n/labels.ts';
 import { badgeContent, badgeSize } from '../render/badge.ts';
@@ -36,20 +35,12 @@ export interface ProviderSlotInput {
   locale: Locale;
   provider: Provider;
   summary: ProviderSummary;
-  /** The provider page's data file's gaps and forecast track record (src/core/provider-page.ts). */
-  gaps: readonly ResetGap[];
-  forecastTrackRecord: ProviderForecastTrackRecord;
+  /** The longest gap and the forecast's scores, from the provider page's data (src/core/provider-page.ts). */
+  facts: ProviderSlotFacts;
   now: Date;
 }
 
-export function providerPageSlots({
-  locale,
-  provider,
-  summary,
-  gaps,
-  forecastTrackRecord,
-  now,
-}: ProviderSlotInput): ProviderSlots {
+export function providerPageSlots({ locale, provider, summary, facts, now }: ProviderSlotInput): ProviderSlots {
   const text = UI[locale];
   const mark = TRANSLATIONS[locale].markdown.punctuation;
   const row = statusFromSummary(summary, now);
@@ -63,12 +54,12 @@ export function providerPageSlots({
   const { width, height } = badgeSize(badgeContent(row));
   const badgeAlt = text.badgeAlt(PROVIDER_LABELS[locale][provider], STATUS_LABELS[locale][row.status]);
   const stat = (term: string, value: Html | string | number) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`;
-  const gapsNow = gapChartSlots(gaps, row.stats.medianIntervalDays, locale);
+  const gapsNow = gapChartSlots(facts.longestGapDays, row.stats.medianIntervalDays, locale);
   return {
     computed: computedNoteHtml(now.toISOString(), locale).value,
     board: boardTableHtml([rowFacts(summary, row, forecast, now)], now, locale).value,
     forecast:
-      html`${forecastSentencesHtml([forecast], locale, { withProvider: false, scores: { [provider]: forecastScores(forecastTrackRecord) } })}${chances !== null && chanceByDayHtml(chances, locale, `chance-${provider}`)}${likelyWindow}`
+      html`${forecastSentencesHtml([forecast], locale, { withProvider: false, scores: { [provider]: facts.forecastScores } })}${chances !== null && chanceByDayHtml(chances, locale, `chance-${provider}`)}${likelyWindow}`
         .value,
     'status-text': escapeHtml(renderStatusText([row])),
     stats: html`<dl class="stats">${[
