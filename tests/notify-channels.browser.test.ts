@@ -7,7 +7,7 @@ import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
 import { type RunningServer, startServer } from '../scripts/lib/local-server.ts';
 import { TRANSLATIONS } from '../src/core/i18n/index.ts';
 import type { Locale } from '../src/core/vocabulary.ts';
-import { launchChromium } from './support/browser.ts';
+import { launchSharedChromium } from './support/browser.ts';
 import { type ChatReceiver, startChatReceiver } from './support/chat-receiver.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
 import { scaled } from '../scripts/lib/load-scaled.ts';
@@ -60,6 +60,12 @@ const PAGES: PageCase[] = [
 const CHANNELS = ['browser', 'chat', 'telegram', 'ntfy', 'feeds', 'calendars', 'terminal', 'hooks'] as const;
 const PLACEHOLDER = 'https://discord.com/api/webhooks/<id>/<token>';
 
+// One Chromium for the file; each page in a context of its own (a fresh profile, the options of its test).
+let chromium: Awaited<ReturnType<typeof launchSharedChromium>>;
+beforeAll(async () => {
+  chromium = await launchSharedChromium();
+}, scaled(60_000));
+afterAll(() => chromium?.close());
 let browser: BrowserContext | undefined;
 afterEach(async () => {
   await browser?.close();
@@ -67,7 +73,7 @@ afterEach(async () => {
 });
 
 async function open(path: string, options: { javaScript: boolean; width?: number; origin?: string }): Promise<Page> {
-  browser = await launchChromium({
+  browser = await chromium.newContext({
     javaScriptEnabled: options.javaScript,
     extraHTTPHeaders: { 'CF-Connecting-IP': uniqueClientIp() },
   });
@@ -389,7 +395,7 @@ describe('on a phone, and for everyone', () => {
       for (const scripts of [true, false]) {
         // Without its scripts the page is what a browser without JavaScript shows (the form hidden, the curl
         // commands shown); the browser's own JavaScript stays on for axe, which the driver evaluates.
-        browser = await launchChromium({ extraHTTPHeaders: { 'CF-Connecting-IP': uniqueClientIp() } });
+        browser = await chromium.newContext({ extraHTTPHeaders: { 'CF-Connecting-IP': uniqueClientIp() } });
         const page = await browser.newPage();
         if (!scripts) await page.route(/\.js$/, (route) => route.abort());
         await page.setViewportSize({ width: 320, height: 700 });

@@ -56,11 +56,33 @@ export function queryD1File(file: string, sql: string): Record<string, unknown>[
 /**
  * The state database's migrations, applied to the local D1 `databases` (a worker config's) in `persistTo`. A state
  * folder without a D1 yet gets a copy of the migrated template; one with a D1 (`npm start`'s, kept between starts)
- * gets the migrations it lacks from wrangler.
+ * gets the migrations it lacks from wrangler, and no wrangler start when it lacks none.
  */
 export async function applyMigrations(databases: readonly D1DatabaseConfig[], persistTo: string): Promise<void> {
-  if (existsSync(d1FolderOf(persistTo))) await migrate(databases, persistTo);
-  else await copyMigratedD1(databases, persistTo);
+  if (!existsSync(d1FolderOf(persistTo))) await copyMigratedD1(databases, persistTo);
+  else if (!(await migrationsComplete(databases, persistTo))) await migrate(databases, persistTo);
+}
+
+/**
+ * Whether the state folder `persistTo` holds exactly `databases.length` local D1 databases and each has every
+ * migration applied, in order, as wrangler records them (`d1_migrations`): then `wrangler d1 migrations apply`
+ * would apply nothing, and its start (two seconds of CPU, and workerd once per migration) is skipped. A restart on
+ * the same state (`npm start` again, a test's deploy) is that case. Anything else (a migration missing, another
+ * database beside, a file that cannot be read) goes to wrangler, as before.
+ */
+async function migrationsComplete(databases: readonly D1DatabaseConfig[], persistTo: string): Promise<boolean> {
+  const migrations = (await readdir(MIGRATIONS_DIR)).filter((file) => file.endsWith('.sql')).sort();
+  const folder = path.join(d1FolderOf(persistTo), 'miniflare-D1DatabaseObject');
+  try {
+    const files = (await readdir(folder)).filter((name) => name.endsWith('.sqlite') && name !== 'metadata.sqlite');
+    if (files.length !== databases.length) return false;
+    return files.every((file) => {
+      const applied = queryD1File(path.join(folder, file), 'SELECT name FROM d1_migrations ORDER BY id');
+      return applied.length === migrations.length && applied.every((row, index) => row.name === migrations[index]);
+    });
+  } catch {
+    return false; // no folder, no d1_migrations table, a file that cannot be read: wrangler decides
+  }
 }
 
 /** Gives the state folder `persistTo` the migrated databases `databases`, copied from their template. */

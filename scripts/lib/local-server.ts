@@ -85,6 +85,9 @@ export interface ServeOptions {
   inspectorPort?: number;
 }
 
+/** Settles once a server's secrets file is removed, after the server exited. */
+const secretsRemoved = new WeakMap<ChildProcess, Promise<void>>();
+
 /**
  * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next. First
  * the push database's migrations are applied to the state folder, and the VAPID secrets (the environment's, or
@@ -119,7 +122,10 @@ export async function serveBuild({
     detached: true,
   });
   // The file lives as long as the server: secrets set in the environment get no lasting copy on disk.
-  server.on('exit', () => void rm(secretsFile, { force: true }));
+  secretsRemoved.set(
+    server,
+    new Promise<void>((resolve) => server.on('exit', () => void rm(secretsFile, { force: true }).finally(resolve))),
+  );
   return server;
 }
 
@@ -152,6 +158,27 @@ export function stopServer(server: ChildProcess, signal: NodeJS.Signals = 'SIGTE
   } catch {
     // Already gone.
   }
+}
+
+/**
+ * Ends the server's process group and waits until wrangler has exited (a hang guard scaled with the load, then
+ * SIGKILL), and until its secrets file is gone.
+ */
+async function stopServerAndWait(server: ChildProcess): Promise<void> {
+  if (server.pid !== undefined && server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+    stopServer(server);
+    let guard: NodeJS.Timeout | undefined;
+    const killed = new Promise<void>((resolve) => {
+      guard = setTimeout(() => {
+        stopServer(server, 'SIGKILL');
+        resolve();
+      }, scaled(15_000));
+    });
+    await Promise.race([exited, killed.then(() => exited)]);
+    clearTimeout(guard);
+  }
+  await secretsRemoved.get(server);
 }
 
 /**
@@ -284,8 +311,10 @@ export async function startServer(
     };
     server.stdout?.on('data', keep);
     server.stderr?.on('data', keep);
+    // Ended and waited for: a restart on the same state (a test's deploy) must not meet the old server still
+    // holding its database, nor its exit removing the secrets file the new one was just given.
     const stop = async () => {
-      stopServer(server);
+      await stopServerAndWait(server);
       if (ownState) await rm(state, { recursive: true, force: true });
     };
     try {
@@ -299,7 +328,7 @@ export async function startServer(
       return { baseUrl, stateDir: state, firstRequestAt, stop, residentBytes, output: () => log };
     } catch (error) {
       if (error instanceof ForeignAnswer && options.port === undefined && attempt < 3) {
-        stopServer(server);
+        await stopServerAndWait(server);
         continue;
       }
       await stop();

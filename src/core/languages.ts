@@ -31,13 +31,10 @@ export const LANGUAGES = [
   { code: 'zh', tag: 'zh-Hans', intl: 'zh-Hans', prefix: 'zh', name: '中文', listStyle: 'narrow' },
   { code: 'ja', tag: 'ja', intl: 'ja', prefix: 'ja', name: '日本語' },
   { code: 'ko', tag: 'ko', intl: 'ko', prefix: 'ko', name: '한국어' },
-  // Ready, their words checked by the build; each is switched on by its line (and its import in i18n/words.ts) once
-  // its board fits a phone's first screen (tests/phone-board.browser.test.ts): at 320 × 700 the third provider's
-  // next reset ends at 718-749 px in these four, whose words run longer than English's.
-  // { code: 'es', tag: 'es', intl: 'es', prefix: 'es', name: 'Español' },
-  // { code: 'de', tag: 'de', intl: 'de', prefix: 'de', name: 'Deutsch' },
-  // { code: 'fr', tag: 'fr', intl: 'fr', prefix: 'fr', name: 'Français' },
-  // { code: 'pt-BR', tag: 'pt-BR', intl: 'pt-BR', prefix: 'pt-br', name: 'Português (Brasil)' },
+  { code: 'es', tag: 'es', intl: 'es', prefix: 'es', name: 'Español' },
+  { code: 'de', tag: 'de', intl: 'de', prefix: 'de', name: 'Deutsch' },
+  { code: 'fr', tag: 'fr', intl: 'fr', prefix: 'fr', name: 'Français' },
+  { code: 'pt-BR', tag: 'pt-BR', intl: 'pt-BR', prefix: 'pt-br', name: 'Português (Brasil)' },
 ] as const satisfies readonly Language[];
 
 export type Locale = (typeof LANGUAGES)[number]['code'];

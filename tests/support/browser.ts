@@ -10,29 +10,40 @@ import { scaled } from '../../scripts/lib/load-scaled.ts';
  * package, or Debian's (see scripts/lib/chromium.ts). The flags keep it from reaching for the network this
  * machine does not have.
  */
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Playwright's limits (30 s for an action or a navigation) are hang guards: scaled by the machine's load, so that a
+ * page on a busy machine is waited for, not raced (scripts/lib/load-scaled.ts).
+ */
+function withScaledLimits(context: BrowserContext): BrowserContext {
+  context.setDefaultTimeout(scaled(30_000));
+  context.setDefaultNavigationTimeout(scaled(30_000));
+  return context;
+}
+
+/** A Chromium with a profile of its own, as one person's browser (a service worker and push need one). */
 export async function launchChromium(options: BrowserContextOptions = {}): Promise<BrowserContext> {
   const browser = await findChromium();
   const profile = await mkdtemp(path.join(tmpdir(), 'departures-board-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: browser.executablePath,
-    env: { ...process.env, ...browser.env },
-    headless: true,
-    acceptDownloads: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    ...options,
-  });
-  // Playwright's limits (30 s for an action or a navigation) are hang guards: scaled by the machine's load, so that
-  // a page on a busy machine is waited for, not raced (scripts/lib/load-scaled.ts).
-  context.setDefaultTimeout(scaled(30_000));
-  context.setDefaultNavigationTimeout(scaled(30_000));
+  const context = withScaledLimits(
+    await chromium.launchPersistentContext(profile, {
+      executablePath: browser.executablePath,
+      env: { ...process.env, ...browser.env },
+      headless: true,
+      acceptDownloads: true,
+      args: ARGS,
+      ...options,
+    }),
+  );
   // The profile goes with the browser; Chromium may still be writing into it for a moment after the close.
   context.on('close', () => {
     rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch((error: Error) =>
@@ -40,4 +51,28 @@ export async function launchChromium(options: BrowserContextOptions = {}): Promi
     );
   });
   return context;
+}
+
+/**
+ * One Chromium for a file whose tests each want a browser of their own (JavaScript off, a client address of their
+ * own): each gets a new context, a fresh profile in the one browser (no cookies, storage or cache of another), for
+ * a fraction of a launch (a launch is about a second of CPU: the browser, its GPU, network and zygote processes).
+ * Not for push: a context without a profile on disk has no push service.
+ */
+export async function launchSharedChromium(): Promise<{
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
+  close(): Promise<void>;
+}> {
+  const found = await findChromium();
+  const browser = await chromium.launch({
+    executablePath: found.executablePath,
+    env: { ...process.env, ...found.env },
+    headless: true,
+    args: ARGS,
+  });
+  return {
+    newContext: async (options = {}) =>
+      withScaledLimits(await browser.newContext({ acceptDownloads: true, ...options })),
+    close: () => browser.close(),
+  };
 }

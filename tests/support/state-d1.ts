@@ -1,7 +1,8 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { beforeAll, beforeEach } from 'vitest';
 import { getPlatformProxy } from 'wrangler';
 import { scaled } from '../../scripts/lib/load-scaled.ts';
 import { copyMigratedD1 } from '../../scripts/lib/local-d1.ts';
@@ -19,6 +20,8 @@ export interface StateDatabase {
   /** Deletes every row (the schema stays), so that a file's tests share one database and each starts empty. */
   empty(): Promise<void>;
   dispose(): Promise<void>;
+  /** Removes its folder at once (synchronously: from a process's `exit`), after workerd has been stopped. */
+  removeFolder(): void;
 }
 
 export async function startStateDatabase(): Promise<StateDatabase> {
@@ -53,12 +56,37 @@ export async function startStateDatabase(): Promise<StateDatabase> {
       await proxy.dispose();
       await rm(folder, { recursive: true, force: true });
     },
+    removeFolder() {
+      rmSync(folder, { recursive: true, force: true });
+    },
   };
 }
 
 /**
- * One database for the calling test file, emptied before each of its tests: starting one is a second of CPU
- * (workerd), so a file starts it once. Registers the file's hooks; `db` is there once its `beforeAll` has run.
+ * One database per test worker, shared by the files that run in it one after another (the in-process projects share
+ * one module graph per worker: `isolate: false`), emptied before each of their tests: a start is a second or two
+ * of CPU (workerd, and wrangler's proxy in this process), and a worker runs a dozen such files. It ends with the
+ * worker (Miniflare stops workerd when its process exits; the folder is removed then too).
+ */
+let perWorker: Promise<StateDatabase> | undefined;
+function workerDatabase(): Promise<StateDatabase> {
+  if (perWorker === undefined) {
+    perWorker = startStateDatabase();
+    // A failed start is not kept: the next file tries again, and fails with its own error.
+    perWorker.then(
+      (database) => process.once('exit', () => database.removeFolder()),
+      () => {
+        perWorker = undefined;
+      },
+    );
+  }
+  return perWorker;
+}
+
+/**
+ * The worker's database for the calling test file, emptied before each of its tests (and before the file's first
+ * `beforeAll` that uses it, as a new database was). Registers the file's hooks; `db` is there once its `beforeAll`
+ * has run.
  */
 export function stateDatabaseForFile(): { readonly db: D1Database; empty(): Promise<void> } {
   let database: StateDatabase | undefined;
@@ -67,9 +95,9 @@ export function stateDatabaseForFile(): { readonly db: D1Database; empty(): Prom
     return database;
   };
   beforeAll(async () => {
-    database = await startStateDatabase();
+    database = await workerDatabase();
+    await database.empty();
   }, REAL_D1.timeout);
-  afterAll(() => database?.dispose(), REAL_D1.timeout);
   beforeEach(() => started().empty(), REAL_D1.timeout);
   return {
     get db() {

@@ -9,9 +9,13 @@ import { REMINDER_MINUTES_BEFORE } from '../tracker/window-link.ts';
 import { leaves } from './check.ts';
 import { andList, dateParts, numberFormat, pluralRules, wallParts } from './intl.ts';
 import { fillText } from './template.ts';
+import de from './words/de.json' with { type: 'json' };
 import en from './words/en.json' with { type: 'json' };
+import es from './words/es.json' with { type: 'json' };
+import fr from './words/fr.json' with { type: 'json' };
 import ja from './words/ja.json' with { type: 'json' };
 import ko from './words/ko.json' with { type: 'json' };
+import ptBR from './words/pt-BR.json' with { type: 'json' };
 import zh from './words/zh.json' with { type: 'json' };
 
 /**
@@ -19,7 +23,7 @@ import zh from './words/zh.json' with { type: 'json' };
  * without its file here is a type error. The files are checked against en.json by the build
  * (src/integrations/checked-words.ts) and the tests, so they are read here as they are.
  */
-export const WORDS_FILES: Readonly<Record<Locale, unknown>> = { en, zh, ja, ko };
+export const WORDS_FILES: Readonly<Record<Locale, unknown>> = { en, zh, ja, ko, es, de, fr, 'pt-BR': ptBR };
 
 /** The reference words (en.json): every language has exactly these keys. */
 export type Words = typeof en;
