@@ -207,8 +207,9 @@ export const CPU_TARGETS: CpuTarget[] = [
   },
   { name: 'GET /api//timeline?provider=x (odd path: 308)', path: '/api//timeline?provider=x' },
   { name: 'GET /openapi.json (a built file through the table)', path: '/openapi.json' },
-  // The pages, rendered on every request here: Node has no Cache API, so these are the per-minute cache's misses.
-  ...PAGE_PATHS.map((path) => ({ name: `GET ${path} (page, rendered)`, path })),
+  // The pages, made on every request here (Node has no Cache API: these are the per-minute cache's misses), filled
+  // from their templates while the journal is empty and rendered by Astro while it holds events.
+  ...PAGE_PATHS.map((path) => ({ name: `GET ${path} (page, cache miss)`, path })),
 ];
 
 const cpuMs = (start: NodeJS.CpuUsage) => {
@@ -276,7 +277,7 @@ export const COLD_TARGETS: CpuTarget[] = [
   CPU_TARGETS.find((target) => target.name === 'GET /api/timeline?provider=provider_b&limit=50')!,
   CPU_TARGETS.find((target) => target.name === 'POST /mcp tools/call get_status')!,
   CPU_TARGETS.find((target) => target.name === 'POST /mcp initialize')!,
-  ...CPU_TARGETS.filter((target) => target.name.endsWith('(page, rendered)')),
+  ...CPU_TARGETS.filter((target) => target.name.endsWith('(page, cache miss)')),
 ];
 
 /**
@@ -290,8 +291,8 @@ export const JOURNAL_COLD_TARGETS: CpuTarget[] = [
   { name: 'GET /feed.xml', path: '/feed.xml' },
   { name: 'GET /calendar.ics', path: '/calendar.ics' },
   { name: 'GET /api/timeline', path: '/api/timeline' },
-  CPU_TARGETS.find((target) => target.name === 'GET / (page, rendered)')!,
-  CPU_TARGETS.find((target) => target.name === 'GET /provider_a (page, rendered)')!,
+  CPU_TARGETS.find((target) => target.name === 'GET / (page, cache miss)')!,
+  CPU_TARGETS.find((target) => target.name === 'GET /provider_a (page, cache miss)')!,
   CPU_TARGETS.find((target) => target.name === 'POST /mcp initialize')!,
   CPU_TARGETS.find((target) => target.name === 'POST /mcp tools/call get_status')!,
 ];

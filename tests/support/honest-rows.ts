@@ -9,10 +9,10 @@ import {
   publishEvents,
 } from '../../src/core/dataset.ts';
 import { PRERENDERED_FILES } from '../../src/core/prerendered.ts';
-import { providerPagePath } from '../../src/core/provider-page.ts';
+import { providerPagePath, providerSlotFactsPath } from '../../src/core/provider-page.ts';
 import type { Event } from '../../src/core/schemas.ts';
 import { PROVIDERS, type Provider } from '../../src/core/vocabulary.ts';
-import { copyBuild } from './served-site.ts';
+import { copyBuild, dropPageTemplates } from './served-site.ts';
 
 /**
  * A board made for the honest rows (decisions.md, "The board on a phone"), relative to the run's clock `now`:
@@ -87,6 +87,7 @@ const DATA_FILES = [
   EDGE_SUMMARIES_PATH,
   '/api/forecast/track-record',
   ...PROVIDERS.map((provider) => providerPagePath(provider)),
+  ...PROVIDERS.map((provider) => providerSlotFactsPath(provider)),
 ];
 
 /**
@@ -103,7 +104,8 @@ export async function serveHonestRows(
 
 /**
  * Copies the shared build (`builtDir`), writes the data files of `events` into it for `now` with the build's own
- * stamp, and serves it on a server of its own. Call `stop` when done.
+ * stamp (without the pages' templates, which only Astro writes: `dropPageTemplates`), and serves it on a server of its
+ * own. Call `stop` when done.
  */
 export async function serveEventsCopy(
   builtDir: string,
@@ -112,6 +114,7 @@ export async function serveEventsCopy(
 ): Promise<{ server: RunningServer; stop: () => Promise<void> }> {
   const copy = await mkdtemp(path.join(tmpdir(), 'departures-board-honest-rows-'));
   await copyBuild(builtDir, copy);
+  await dropPageTemplates(copy);
   const built = JSON.parse(await readFile(path.join(copy, 'client', EDGE_DATASET_PATH), 'utf8')) as {
     stamp: { buildId: string };
   };

@@ -7,7 +7,7 @@ import { PRERENDERED_FILES } from '../../src/core/prerendered.ts';
 import type { EventProvenance } from '../../src/core/provenance.ts';
 import type { Event } from '../../src/core/schemas.ts';
 import { PROVIDERS } from '../../src/core/vocabulary.ts';
-import { copyBuild } from './served-site.ts';
+import { copyBuild, dropPageTemplates } from './served-site.ts';
 
 /**
  * The next build, in seconds instead of a build's minute: a copy of a build whose every file the edge reads
@@ -15,7 +15,8 @@ import { copyBuild } from './served-site.ts';
  * the provider pages) is written again by the core's own build functions from `events`, as `astro build` writes
  * them (src/build/prerendered.ts calls the same functions), with a new build id (scripts/lib/new-build-id.ts). The
  * provenance of each event the copy already had is kept from its records; a new one's is unknown, as outside a git
- * checkout. What the pages render at request time comes from these files, so the board shows what they hold.
+ * checkout. What the pages render at request time comes from these files, so the board shows what they hold; the
+ * pages' templates, which only Astro writes, are left out (`dropPageTemplates`).
  */
 
 /** Every event file of an event tree (`<provider>/<id>.json`), drafts included (the build publishes the verified). */
@@ -38,6 +39,7 @@ export async function nextBuildWith(
   builtAt = new Date(),
 ): Promise<string> {
   await copyBuild(from, to);
+  await dropPageTemplates(to);
   const client = path.join(to, 'client');
   const provenance = new Map<string, EventProvenance>();
   for (let shard = 0; shard < RECORD_SHARD_COUNT; shard += 1) {

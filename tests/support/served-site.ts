@@ -1,4 +1,4 @@
-import { cp } from 'node:fs/promises';
+import { cp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer } from '../../scripts/lib/local-server.ts';
@@ -36,3 +36,12 @@ export function ownServer(): () => RunningServer {
  */
 export const copyBuild = (from: string, to: string): Promise<void> =>
   cp(from, to, { recursive: true, filter: (source) => !source.split(path.sep).includes('.wrangler') });
+
+/**
+ * Removes a build's page templates (src/core/page-slots/templates.ts): for a copy whose data files a test wrote from
+ * other events. Astro renders the templates from the build's own events, which a test cannot do without Astro, so
+ * the copy's worker renders every page with Astro instead, from the data files it serves (src/server/page-templates.ts
+ * falls back to it when a template cannot be read). That both ways make the same page: tests/page-templates.test.ts.
+ */
+export const dropPageTemplates = (buildDir: string): Promise<void> =>
+  rm(path.join(buildDir, 'client', 'data', 'page-templates'), { recursive: true, force: true });
