@@ -8,6 +8,7 @@ import { CACHE_POLICIES } from '../core/routes/policy.ts';
 import type { Event } from '../core/schemas.ts';
 import type { Locale } from '../core/vocabulary.ts';
 import { loadBoardPageDataset, loadEdgeSummaries, loadProviderSlotFacts } from './data-source.ts';
+import { warmUpPageSlots } from './page-warm-up.ts';
 import { readSourceHealth, type SourceHealthStores } from './source-health.ts';
 
 /**
@@ -22,6 +23,8 @@ import { readSourceHealth, type SourceHealthStores } from './source-health.ts';
 export interface PageTemplateBindings extends SourceHealthStores {
   ASSETS: Pick<Fetcher, 'fetch'>;
 }
+
+warmUpPageSlots();
 
 /** The templates read in this isolate, by path: built files, the same for the isolate's life. */
 const templates = new Map<string, Promise<string>>();
