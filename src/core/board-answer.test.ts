@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fillSegments, rowAnswer, rowFactsFromApi, segmentsAsText, statusLegend } from './board-answer.ts';
+import {
+  daysSinceText,
+  fillSegments,
+  rowAnswer,
+  rowFactsFromApi,
+  segmentsAsText,
+  statusLegend,
+} from './board-answer.ts';
 import { TRANSLATIONS } from './i18n/index.ts';
 import { MS_PER_DAY, MS_PER_HOUR } from './ordering.ts';
 import type { Event } from './schemas.ts';
@@ -139,5 +146,16 @@ describe('statusLegend', () => {
     );
     expect(legend.find((entry) => entry.status === 'tease')?.meaning).toContain('within the last 7 days');
     for (const entry of statusLegend(ZH)) expect(entry.meaning).not.toMatch(/[{}]/);
+  });
+});
+
+describe('days since the last reset', () => {
+  it('is written in the language’s number form with one decimal, a dash without a reset', () => {
+    expect(daysSinceText(5.8, 'en-GB')).toBe('5.8');
+    expect(daysSinceText(5, 'en-GB')).toBe('5.0');
+    expect(daysSinceText(5.8, 'de')).toBe('5,8');
+    expect(daysSinceText(12.25, 'fr')).toBe('12,3');
+    expect(daysSinceText(0.04, 'pt-BR')).toBe('0,0');
+    expect(daysSinceText(null, 'de')).toBe('–');
   });
 });

@@ -8,6 +8,7 @@ import type { ProviderStatus } from './schemas.ts';
 import { OVERDUE_FACTOR, TEASE_FRESHNESS_MS } from './status-word.ts';
 import { type UnconfirmedTease, unconfirmedTeaseOf } from './unconfirmed-tease.ts';
 import { BOARD_STATUSES, type BoardStatus, type Locale } from './vocabulary.ts';
+import { numberFormat } from './i18n/intl.ts';
 
 /**
  * One answer to "when" per provider (decisions.md, "One honest answer"): the vendor's announced or teased time
@@ -19,6 +20,13 @@ import { BOARD_STATUSES, type BoardStatus, type Locale } from './vocabulary.ts';
  * (src/scripts/live-status.ts), the Markdown mirror in text. The words are plain data (`boardAnswer` in each
  * locale's folder), so the script is handed them as JSON and never carries a second copy.
  */
+
+/**
+ * Days since the last reset as the board's column writes it, in the language's number form with one decimal
+ * (`5.8`, `5,8`): the page (src/core/page-slots/fragments.ts) and its script (src/scripts/live-status.ts) alike.
+ */
+export const daysSinceText = (daysSince: number | null, tag: string): string =>
+  daysSince === null ? '–' : numberFormat(tag, 1, true).format(daysSince);
 
 export type Segment = { text: string } | { time: string } | { link: string; text: string };
 export type BoardAnswerWords = Words['boardAnswer'];

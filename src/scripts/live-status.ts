@@ -1,4 +1,4 @@
-import { fillSegments, type Segment, rowAnswer, rowFactsFromApi } from '../core/board-answer.ts';
+import { daysSinceText, fillSegments, type Segment, rowAnswer, rowFactsFromApi } from '../core/board-answer.ts';
 import type { Forecast } from '../core/forecast/schemas.ts';
 import type { LiveStatusWords } from '../core/live-status.ts';
 import { relativeTime } from '../core/render/relative-time.ts';
@@ -139,7 +139,7 @@ function drawRow(tr: HTMLTableRowElement, row: ProviderStatus, forecast: Forecas
     }
   }
   const days = tr.querySelector<HTMLElement>('[data-column="days-since"]');
-  if (days) days.textContent = row.daysSince === null ? '–' : row.daysSince.toFixed(1);
+  if (days) days.textContent = daysSinceText(row.daysSince, words.tag);
   const signalCell = tr.querySelector<HTMLElement>('[data-column="latest-signal"]');
   if (signalCell) {
     const signal = row.latestSignal;
