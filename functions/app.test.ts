@@ -232,6 +232,15 @@ describe('the handlers', () => {
     expect(await (await get('/zh/index.md')).text()).toContain('**供应商 C**');
   });
 
+  it("each other language's /<prefix>/index.md is the board in Markdown in that language, from the edge", async () => {
+    const japanese = await get('/ja/index.md');
+    expect(japanese.status).toBe(200);
+    expect(japanese.headers.get('content-type')).toMatch(/^text\/markdown/);
+    expect(await japanese.text()).toContain('**プロバイダー C**');
+    expect(await (await get('/pt-br/index.md')).text()).toContain('**Provedor C**');
+    expect(await (await get('/de/index.md')).text()).toContain('**Anbieter C**');
+  });
+
   it('/api/ics and /calendar.ics are calendars ical.js reads', async () => {
     const windows = ICAL.Component.fromString(
       await (await get('/api/ics?provider=provider_a&resetAt=2026-06-15T18:30:00%2B08:00')).text(),

@@ -31,7 +31,8 @@ describe('buildOpenApiDocument', () => {
   it('describes the endpoints the spec names (section 4), with their aliases', () => {
     for (const path of ['/api/status', '/api/timeline', '/api/timeline.csv', '/feed.xml', '/api/feed', '/api/ics'])
       expect(document['paths'], path).toHaveProperty([path, 'get']);
-    for (const path of ['/index.md', '/zh/index.md']) expect(document['paths'], path).toHaveProperty([path, 'get']);
+    for (const path of ['/index.md', '/zh/index.md', '/ja/index.md', '/pt-br/index.md'])
+      expect(document['paths'], path).toHaveProperty([path, 'get']);
     for (const path of ['/mcp', '/api/mcp']) expect(document['paths'], path).toHaveProperty([path, 'post']);
   });
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { markdownEndpointId } from '../i18n/shape.ts';
+import { LANGUAGES } from '../languages.ts';
 import { OneProviderQuerySchema, IcsQuerySchema, TimelineCsvQuerySchema, TimelineQuerySchema } from '../api/query.ts';
 import {
   EDGE_DATASET_PATH,
@@ -217,6 +219,28 @@ const MCP_ROUTE = {
   },
 } as const;
 
+/** A language's name in English, for the OpenAPI document's summaries (`Chinese`, `Brazilian Portuguese`). */
+const englishName = (code: string): string => new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
+
+/**
+ * The board as Markdown in every language of the site (spec 4.6 names `/index.md` and `/zh/index.md`; each other
+ * language's mirror is the same output under its prefix), answered by the edge.
+ */
+const MARKDOWN_ROUTES = LANGUAGES.map((language) => ({
+  id: markdownEndpointId(language.code),
+  path: language.prefix === '' ? '/index.md' : `/${language.prefix}/index.md`,
+  methods: ['GET'] as const,
+  tag: 'agents' as const,
+  summary: `The board as Markdown (${englishName(language.code)})`,
+  ok: { description: 'regenerated per request', content: { markdown: 'text' as const } },
+  cache: 'markdown' as const,
+  served: 'edge' as const,
+  conditional: false,
+  preflight: false,
+  needsData: true,
+  listing: {},
+}));
+
 export const ROUTES = [
   {
     id: 'getStatus',
@@ -401,34 +425,7 @@ export const ROUTES = [
     preflight: false,
     needsData: true,
   },
-  {
-    id: 'getMarkdownEn',
-    path: '/index.md',
-    methods: ['GET'],
-    tag: 'agents',
-    summary: 'The board as Markdown (English)',
-    ok: { description: 'regenerated per request', content: { markdown: 'text' } },
-    cache: 'markdown',
-    served: 'edge',
-    conditional: false,
-    preflight: false,
-    needsData: true,
-    listing: {},
-  },
-  {
-    id: 'getMarkdownZh',
-    path: '/zh/index.md',
-    methods: ['GET'],
-    tag: 'agents',
-    summary: 'The board as Markdown (Chinese)',
-    ok: { description: 'regenerated per request', content: { markdown: 'text' } },
-    cache: 'markdown',
-    served: 'edge',
-    conditional: false,
-    preflight: false,
-    needsData: true,
-    listing: {},
-  },
+  ...MARKDOWN_ROUTES,
   {
     ...MCP_ROUTE,
     id: 'postMcp',
