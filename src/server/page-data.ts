@@ -2,7 +2,6 @@ import { env } from 'cloudflare:workers';
 import { BOARD_PAGE_RECENT_EVENTS, type EdgeDataset, type EdgeSummaries } from '../core/dataset.ts';
 import { datasetWithJournal, summariesWithJournal } from '../core/journal/merge.ts';
 import { providerPageWithJournal } from '../core/journal/provider-page.ts';
-import { CACHE_POLICIES } from '../core/routes/policy.ts';
 import type { ProviderPageData } from '../core/provider-page.ts';
 import type { Event } from '../core/schemas.ts';
 import type { SourcesResponse } from '../core/sources.ts';
@@ -59,4 +58,4 @@ export async function providerPageData(url: URL, provider: Provider, now: Date):
 export const pageSourceHealth = (now: Date): Promise<SourcesResponse> => readSourceHealth(env, now);
 
 /** On-demand pages that show the board are cached at the edge like GET /api/status. */
-export const BOARD_PAGE_CACHE = CACHE_POLICIES.api;
+export { BOARD_PAGE_CACHE } from '../core/page-slots/templates.ts';

@@ -1,10 +1,13 @@
 import { homePageView } from '../core/home-page.ts';
-import { suggestedLocale } from '../core/languages.ts';
-import { boardPageSlots } from '../core/page-slots/board.ts';
+import { boardPageSlots, boardSuggestion, suggestsLanguage } from '../core/page-slots/board.ts';
 import { fillSlots } from '../core/page-slots/slots.ts';
-import { type PageTemplateName, pageTemplateOf, pageTemplatePath } from '../core/page-slots/templates.ts';
+import {
+  BOARD_PAGE_CACHE,
+  type PageTemplateName,
+  pageTemplateOf,
+  pageTemplatePath,
+} from '../core/page-slots/templates.ts';
 import { providerPageSlots } from '../core/page-slots/provider.ts';
-import { CACHE_POLICIES } from '../core/routes/policy.ts';
 import type { Event } from '../core/schemas.ts';
 import type { Locale } from '../core/vocabulary.ts';
 import { loadBoardPageDataset, loadEdgeSummaries, loadProviderSlotFacts } from './data-source.ts';
@@ -43,9 +46,6 @@ function readTemplate(assets: PageTemplateBindings['ASSETS'], origin: string, pa
   return template;
 }
 
-/** Forgets the templates read: what a fresh isolate starts from (the CPU benchmark's cold start). */
-export const forgetPageTemplates = (): void => templates.clear();
-
 async function slotsOf(
   name: PageTemplateName,
   locale: Locale,
@@ -60,8 +60,7 @@ async function slotsOf(
       loadBoardPageDataset(bindings.ASSETS, origin),
       readSourceHealth(bindings, now),
     ]);
-    // Only English's board suggests the reader's language (src/pages/index.astro).
-    const suggest = locale === 'en' ? suggestedLocale(request.headers.get('accept-language'), 'en') : null;
+    const suggest = boardSuggestion(locale, request.headers.get('accept-language'));
     return boardPageSlots({ locale, view: homePageView(dataset, now), sources, now, suggest });
   }
   const [summaries, facts] = await Promise.all([
@@ -91,9 +90,9 @@ export async function pageFromTemplate(
       slotsOf(page.name, page.locale, request, bindings, now),
     ]);
     const body = fillSlots(template, slots);
-    if (body === null) return null;
-    const headers = new Headers({ 'Content-Type': 'text/html', 'Cache-Control': CACHE_POLICIES.api });
-    if (page.name === 'board' && page.locale === 'en') headers.set('Vary', 'Accept-Language');
+    if (body === null) throw new Error('its slots are not the ones it holds (a template of another build?)');
+    const headers = new Headers({ 'Content-Type': 'text/html', 'Cache-Control': BOARD_PAGE_CACHE });
+    if (page.name === 'board' && suggestsLanguage(page.locale)) headers.set('Vary', 'Accept-Language');
     return new Response(request.method === 'HEAD' ? null : body, { headers });
   } catch (error) {
     console.warn(

@@ -1,10 +1,14 @@
 import { LANGUAGES, type Locale, languageOfPrefix } from '../languages.ts';
+import { CACHE_POLICIES } from '../routes/policy.ts';
 import { PROVIDERS, type Provider } from '../vocabulary.ts';
 
 /**
  * The pages the build writes as templates for the edge to fill in (slots.ts): the board, each provider's page
  * and the tracker, in every language, at `/data/page-templates/<locale>/<page>.html`.
  */
+/** How long these pages may be shared: as GET /api/status (the per-minute page cache keeps them under its key). */
+export const BOARD_PAGE_CACHE = CACHE_POLICIES.api;
+
 export const PAGE_TEMPLATE_NAMES = ['board', ...PROVIDERS, 'tracker'] as const;
 export type PageTemplateName = (typeof PAGE_TEMPLATE_NAMES)[number];
 
