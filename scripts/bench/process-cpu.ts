@@ -20,7 +20,7 @@ interface Seen {
 export function processKind(name: string, command: string): string {
   if (name === 'workerd' || /\/workerd serve/.test(command)) return 'workerd';
   if (/chrom/i.test(name) || /\/chromium\b/.test(command)) return 'Chromium';
-  const astro = / astro(?:\.mjs|\.js)? (build|check|dev|sync)\b/.exec(command);
+  const astro = /(?:^|[ /])astro(?:\.mjs|\.js)? (build|check|dev|sync)\b/.exec(command);
   if (astro !== null) return `astro ${astro[1]}`;
   const wrangler = /wrangler(?:-dist\/cli\.js|\.js) (dev|d1|kv|deploy)\b/.exec(command);
   if (wrangler !== null) return wrangler[1] === 'dev' ? 'wrangler dev' : `wrangler ${wrangler[1]}`;
