@@ -4,6 +4,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { projectRoot } from '../lib/tools.ts';
+import { sampleProcessTree } from './process-cpu.ts';
 
 /**
  * `npm run bench -- --test-runs N`: `npm test` N times in a row, each run's wall time, verdict and the CPU time the
@@ -30,6 +31,8 @@ interface TestRun {
   summary: string;
   /** The names of the tests that failed, as Vitest lists them. */
   failures: string[];
+  /** The CPU seconds of the run's own processes, by kind (scripts/bench/process-cpu.ts), most first. */
+  cpuByKind: [kind: string, cpuSeconds: number][];
 }
 
 /** Where each run's whole output is kept (git-ignored), to read a failure afterwards. */
@@ -40,12 +43,14 @@ function npmTest(log: string): Promise<TestRun> {
     const started = performance.now();
     const cpuBefore = busyCpuSeconds();
     const child = spawn('npm', ['test'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const sampler = sampleProcessTree(child.pid ?? -1);
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('close', async (code) => {
       const wallSeconds = (performance.now() - started) / 1000;
       const [before, after] = [await cpuBefore, await busyCpuSeconds()];
+      const cpuByKind = await sampler.stop();
       const plain = stripVTControlCharacters(output);
       await writeFile(log, plain);
       // Vitest's closing line `      Tests  2 failed | 3 passed (5)`, not the `Failed Tests 2` heading before it.
@@ -55,6 +60,7 @@ function npmTest(log: string): Promise<TestRun> {
         failures: [...new Set(failures)],
         wallSeconds,
         cpuSeconds: before === null || after === null ? null : after - before,
+        cpuByKind,
         passed: code === 0,
         summary,
       });
@@ -72,6 +78,7 @@ function median(values: readonly number[]): number {
 export async function testRunsSection(count: number): Promise<string> {
   const rows: string[] = [];
   const walls: number[] = [];
+  const byKind: TestRun['cpuByKind'][] = [];
   await mkdir(LOG_FOLDER, { recursive: true });
   for (let run = 1; run <= count; run += 1) {
     // The machine's load as the run starts (the last minute's average): a run beside other work is slower.
@@ -80,6 +87,7 @@ export async function testRunsSection(count: number): Promise<string> {
     const log = path.join(LOG_FOLDER, `run-${run}.log`);
     const result = await npmTest(log);
     walls.push(result.wallSeconds);
+    byKind.push(result.cpuByKind);
     const cpu = result.cpuSeconds === null ? '–' : result.cpuSeconds.toFixed(0);
     const verdict = result.passed ? 'passed' : 'FAILED';
     rows.push(`| ${run} | ${result.wallSeconds.toFixed(1)} | ${cpu} | ${load} | ${verdict} | ${result.summary} |`);
@@ -94,5 +102,23 @@ export async function testRunsSection(count: number): Promise<string> {
     ...rows,
     '',
     `Median wall time: ${median(walls).toFixed(1)} s.`,
+    '',
+    'CPU seconds of the run’s own processes by kind (read from /proc four times a second: scripts/bench/process-cpu.ts;',
+    'the machine CPU above less this sum is other work on the machine, or processes shorter than a quarter second):',
+    '',
+    kindTable(byKind),
+  ].join('\n');
+}
+
+/** One row per kind of process, one column per run, the kinds in the order of the first run's CPU. */
+function kindTable(runs: readonly TestRun['cpuByKind'][]): string {
+  const kinds = [...new Set(runs.flatMap((run) => run.map(([kind]) => kind)))];
+  const cell = (run: TestRun['cpuByKind'], kind: string) => (run.find(([name]) => name === kind)?.[1] ?? 0).toFixed(0);
+  const total = (run: TestRun['cpuByKind']) => run.reduce((sum, [, seconds]) => sum + seconds, 0).toFixed(0);
+  return [
+    `| kind | ${runs.map((_, index) => `run ${index + 1}`).join(' | ')} |`,
+    `| --- | ${runs.map(() => '---').join(' | ')} |`,
+    ...kinds.map((kind) => `| ${kind} | ${runs.map((run) => cell(run, kind)).join(' | ')} |`),
+    `| sum | ${runs.map(total).join(' | ')} |`,
   ].join('\n');
 }
