@@ -77,31 +77,21 @@ const recordShard =
       ),
     );
 
+/** A provider page's data as of the build (provider-page.ts): its file, and the facts its slots read. */
+const providerPageData = (provider: Provider, input: BuildInput) =>
+  buildProviderPageData(provider, input.published.events, builtAt(input), input.provenance ?? NO_PROVENANCE);
+
 const providerPage =
   (provider: Provider): FileBody =>
   (input) =>
-    JSON.stringify(
-      ProviderPageFileSchema.parse(
-        stamped(
-          buildProviderPageData(provider, input.published.events, builtAt(input), input.provenance ?? NO_PROVENANCE),
-          input.buildId,
-        ),
-      ),
-    );
+    JSON.stringify(ProviderPageFileSchema.parse(stamped(providerPageData(provider, input), input.buildId)));
 
 /** What the provider page's slots read of its data file (provider-page.ts, `providerSlotFacts`). */
 const providerSlots =
   (provider: Provider): FileBody =>
   (input) =>
     JSON.stringify(
-      ProviderSlotFactsFileSchema.parse(
-        stamped(
-          providerSlotFacts(
-            buildProviderPageData(provider, input.published.events, builtAt(input), input.provenance ?? NO_PROVENANCE),
-          ),
-          input.buildId,
-        ),
-      ),
+      ProviderSlotFactsFileSchema.parse(stamped(providerSlotFacts(providerPageData(provider, input)), input.buildId)),
     );
 
 export const PRERENDERED_FILES: Readonly<Record<string, FileBody>> = {

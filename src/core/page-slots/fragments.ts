@@ -8,7 +8,7 @@ import { fillText } from '../i18n/template.ts';
 import { languageOf } from '../languages.ts';
 import { STATUS_SYMBOLS } from '../live-status.ts';
 import { relativeTime } from '../render/relative-time.ts';
-import { attribute, type Html, html } from '../render/html.ts';
+import { type Html, html } from '../render/html.ts';
 import { localizedPath } from '../site.ts';
 import { sourceHealthLine, type SourcesResponse } from '../sources.ts';
 import type { Locale, Provider } from '../vocabulary.ts';
@@ -113,5 +113,5 @@ export function forecastSentencesHtml(
 export function languageSuggestionHtml(suggest: Locale, path: string): Html {
   const language = languageOf(suggest);
   const text = UI[suggest];
-  return html`<p class="language-suggestion" lang="${language.tag}" data-language-suggestion="${suggest}">${fillText(text.suggestLanguage, { language: language.name })} <a href="${localizedPath(path, suggest)}"${attribute('hreflang', language.tag)}>${fillText(text.suggestLanguageLink, { language: language.name })}</a></p>`;
+  return html`<p class="language-suggestion" lang="${language.tag}" data-language-suggestion="${suggest}">${fillText(text.suggestLanguage, { language: language.name })} <a href="${localizedPath(path, suggest)}" hreflang="${language.tag}">${fillText(text.suggestLanguageLink, { language: language.name })}</a></p>`;
 }

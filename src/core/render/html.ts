@@ -45,13 +45,3 @@ export function html(strings: TemplateStringsArray, ...values: readonly HtmlPart
 
 /** HTML this code made or read from the build (a page template), inserted as is. */
 export const trustedHtml = (value: string): Html => new Html(value);
-
-/**
- * An attribute: ` name="value"` with the value escaped; nothing for `null`, `undefined` or `false` (as Astro leaves
- * such an attribute out); the bare name for `true`.
- */
-export function attribute(name: string, value: string | number | boolean | null | undefined): Html {
-  if (value === null || value === undefined || value === false) return new Html('');
-  if (value === true) return new Html(` ${name}`);
-  return new Html(` ${name}="${escapeHtml(String(value))}"`);
-}
