@@ -1,11 +1,13 @@
 import { homePageView } from '../core/home-page.ts';
-import { boardPageSlots, boardSuggestion, suggestsLanguage } from '../core/page-slots/board.ts';
+import { boardPageSlots } from '../core/page-slots/board.ts';
 import { fillSlots } from '../core/page-slots/slots.ts';
 import {
   BOARD_PAGE_CACHE,
+  boardSuggestion,
   type PageTemplateName,
   pageTemplateOf,
   pageTemplatePath,
+  suggestsLanguage,
 } from '../core/page-slots/templates.ts';
 import { providerPageSlots } from '../core/page-slots/provider.ts';
 import type { Event } from '../core/schemas.ts';

@@ -2,7 +2,6 @@ import type { HomePageView } from '../home-page.ts';
 import { renderStatusText } from '../render/status-text.ts';
 import { escapeHtml } from '../render/html.ts';
 import type { SourcesResponse } from '../sources.ts';
-import { suggestedLocale } from '../languages.ts';
 import type { Locale } from '../vocabulary.ts';
 import {
   boardTableHtml,
@@ -11,16 +10,6 @@ import {
   languageSuggestionHtml,
   sourcesLineHtml,
 } from './fragments.ts';
-
-/**
- * Whether a board suggests the reader's language: English's, at the root, where readers arrive without choosing;
- * its answer then depends on `Accept-Language` (it varies by it, and the page cache keeps a copy per suggestion).
- */
-export const suggestsLanguage = (locale: Locale): boolean => locale === 'en';
-
-/** The language a board suggests to a reader whose browser asks for `acceptLanguage`, or null. */
-export const boardSuggestion = (locale: Locale, acceptLanguage: string | null): Locale | null =>
-  suggestsLanguage(locale) ? suggestedLocale(acceptLanguage, locale) : null;
 
 /** The board page's slots (slots.ts): everything on it that the clock or the request changes. */
 export const BOARD_SLOTS = ['suggestion', 'board', 'computed', 'sources', 'forecasts', 'status-text'] as const;

@@ -1,4 +1,4 @@
-import { suggestedLocale } from '../languages.ts';
+import { boardSuggestion, pageTemplateOf } from '../page-slots/templates.ts';
 import { localizedPath } from '../site.ts';
 import { PROVIDERS } from '../vocabulary.ts';
 
@@ -44,7 +44,8 @@ export function pageCacheKey(
       if (values[0] !== undefined) query.set(field, values[0]);
     }
   }
-  const suggestion = url.pathname === '/' ? suggestedLocale(acceptLanguage, 'en') : null;
+  const board = pageTemplateOf(url);
+  const suggestion = board?.name === 'board' ? boardSuggestion(board.locale, acceptLanguage) : null;
   if (suggestion !== null) query.set('suggest', suggestion);
   const minute = Math.floor(nowMs / MINUTE_MS);
   const search = query.size === 0 ? '' : `?${query}`;
