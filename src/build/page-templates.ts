@@ -1,22 +1,15 @@
 import type { EdgeDataset, EdgeSummaries } from '../core/dataset.ts';
 import { BOARD_PAGE_DATASET_PATH, EDGE_SUMMARIES_PATH } from '../core/dataset.ts';
-import { PRERENDERED_FILES } from '../core/prerendered.ts';
 import { type ProviderPageData, providerPagePath } from '../core/provider-page.ts';
 import type { Provider } from '../core/vocabulary.ts';
-import { BASE_URL } from '../server/base-url.ts';
-import { buildStampId, buildTimeEvents, buildTimeProvenance } from './dataset.ts';
+import { prerenderedBody } from './prerendered.ts';
 
 /**
  * The data the pages' templates are rendered with at build time (src/pages/data/page-templates): the very data
  * files this build writes for the edge, parsed, so that a template's build-time parts are what the edge's own
  * render of the page would show with an empty journal.
  */
-async function builtFile<T>(path: string): Promise<T> {
-  const body = PRERENDERED_FILES[path];
-  if (body === undefined) throw new Error(`no prerendered file is described for ${path} (src/core/prerendered.ts)`);
-  const [published, provenance] = await Promise.all([buildTimeEvents(), buildTimeProvenance()]);
-  return JSON.parse(body({ published, baseUrl: BASE_URL, buildId: buildStampId(), provenance })) as T;
-}
+const builtFile = async <T>(path: string): Promise<T> => JSON.parse(await prerenderedBody(path)) as T;
 
 let boardData: Promise<EdgeDataset> | undefined;
 let summaries: Promise<EdgeSummaries> | undefined;
