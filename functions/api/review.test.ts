@@ -364,7 +364,8 @@ describe('POST /review/<draft id>', REAL_D1, () => {
   it('does not withdraw an event while a try to commit its file is in flight: it may be in git when it ends', async () => {
     await storeDraft();
     expect((await post(confirmForm())).status).toBe(303);
-    const inFlightUntil = new Date(Date.now() + 60_000).toISOString();
+    // A minute after the clock the requests carry (NOW): the try is still in flight when the withdrawal comes.
+    const inFlightUntil = new Date(NOW.getTime() + 60_000).toISOString();
     await state.db.prepare('UPDATE journal SET git_try_until = ?2 WHERE id = ?1').bind(ID, inFlightUntil).run();
     const refused = await post({ t: TOKEN, action: 'withdraw' });
     expect(refused.status).toBe(409);
