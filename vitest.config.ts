@@ -87,6 +87,12 @@ const REAL_CLOCK_ONLY = [
   'functions/api/review.test.ts',
   'functions/api/journal-built-outputs.test.ts',
   'src/server/journal/journal-outputs.test.ts',
+  // The hooks' and the chat webhooks' write paths over a real local D1: their requests carry NOW or only store the
+  // time they were made, and what reads the clock on both sides of an assertion (a signature's timestamp and the
+  // reference library's check of it) reads the same one, at any clock; with them, no file at the moved clocks
+  // starts a real D1.
+  'functions/api/hooks.test.ts',
+  'functions/api/webhooks-connected.test.ts',
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',
   'src/core/content/validate-event-files.fuzz.test.ts',
