@@ -3,6 +3,7 @@ import cloudflare from '@astrojs/cloudflare';
 import { defineConfig } from 'astro/config';
 import { sdkValidatorForWorkers } from './functions/mcp/sdk-adapter.ts';
 import { buildId } from './src/integrations/build-id.ts';
+import { buildTimeModules } from './src/integrations/build-time-modules.ts';
 import { checkedWords } from './src/integrations/checked-words.ts';
 import { languagePages } from './src/integrations/language-pages.ts';
 import { requireSiteUrl } from './src/integrations/require-site-url.ts';
@@ -44,7 +45,11 @@ export default defineConfig({
     // logs' stack traces and the libraries that read them (docs/performance.md, "The cold start").
     environments: { ssr: { build: { rolldownOptions: { output: { minify: true, keepNames: true } } } } },
     // The MCP SDK's default validator in the worker: its Workers-safe one, not Ajv (functions/mcp/sdk-adapter.ts, 4).
-    plugins: [sdkValidatorForWorkers()],
+    // The words of every language, their constants filled, as data the build computes (filled-words.ts).
+    plugins: [
+      sdkValidatorForWorkers(),
+      buildTimeModules([new URL('./src/core/i18n/filled-words.ts', import.meta.url)]),
+    ],
   },
   integrations: [
     requireSiteUrl(),

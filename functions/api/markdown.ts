@@ -1,6 +1,5 @@
 import type { Locale } from '../../src/core/enums.ts';
-import { markdownEndpointId } from '../../src/core/i18n/shape.ts';
-import { LANGUAGES } from '../../src/core/languages.ts';
+import { LANGUAGES, markdownEndpointId } from '../../src/core/languages.ts';
 import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import { boardMarkdown } from '../../src/server/board-markdown.ts';
 import type { EdgeContext } from '../../src/server/context.ts';

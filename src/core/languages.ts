@@ -94,3 +94,11 @@ export function suggestedLocale(acceptLanguage: string | null | undefined, pageL
   const wanted = localeOfAcceptLanguage(acceptLanguage);
   return wanted === null || wanted === pageLocale ? null : wanted;
 }
+
+/** The route id of a language's Markdown mirror (`getMarkdownEn`, `getMarkdownZh`, `getMarkdownPtBr`). */
+export type MarkdownEndpointId = `getMarkdown${string}`;
+export const markdownEndpointId = (code: string): MarkdownEndpointId =>
+  `getMarkdown${code
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1).toLowerCase())
+    .join('')}`;

@@ -1,55 +1,23 @@
 import type { Forecast } from '../forecast/schemas.ts';
-import { LANGUAGES, languageOf, type Locale } from '../languages.ts';
+import { LANGUAGES, type Locale } from '../languages.ts';
 import { wholeDuration } from '../time-format.ts';
 import { percent } from './format.ts';
-import { languageNames } from './intl.ts';
-import {
-  constantValues,
-  day,
-  fillSome,
-  minute,
-  number,
-  plural,
-  text,
-  WORDS_FILES,
-  type Words,
-  wallMinute,
-  weekdayMinute,
-} from './words.ts';
+import { FILLED_WORDS } from './filled-words.ts';
+import { day, minute, number, plural, text, wallMinute, weekdayMinute } from './words.ts';
 
 /**
- * The words of one language in the shape the service's code reads them (`Translations`): the data of its words
- * file, the shared constants filled in, and the strings that take values as functions over `text` and `plural`
+ * The words of one language in the shape the service's code reads them (`Translations`): its words with the shared
+ * constants filled (filled-words.ts, made at build time), and the strings that take values as functions over `text` and `plural`
  * (words.ts). One shape for every language: a language is its data, never code.
  */
 
-/** Every string with the shared constants filled, the placeholders a page script fills (`{detail}`) kept. */
-function filled<T>(node: T, constants: Readonly<Record<string, string>>): T {
-  if (typeof node === 'string') return fillSome(node, constants) as T;
-  if (Array.isArray(node)) return node.map((item) => filled(item, constants)) as T;
-  if (node !== null && typeof node === 'object')
-    return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, filled(child, constants)])) as T;
-  return node;
-}
-
 /** The words of `locale` in the service's shape. */
 export function shape(locale: Locale) {
-  const w = filled(WORDS_FILES[locale] as Words, constantValues(locale));
+  const w = FILLED_WORDS[locale];
   const t = (key: Parameters<typeof text>[1], values?: Parameters<typeof text>[2]) => text(locale, key, values);
   const days = (value: number) => plural(locale, 'ui.days', value, {}, 1, true);
-  const names = languageNames(languageOf(locale).intl);
   return {
     ...w,
-    endpoints: {
-      ...w.endpoints,
-      // The Markdown mirrors' titles, one per language, each naming its language in this one's words.
-      ...(Object.fromEntries(
-        LANGUAGES.map((language) => [
-          markdownEndpointId(language.code),
-          t('endpoints.getMarkdown', { language: names.of(language.code) ?? language.name }),
-        ]),
-      ) as Record<MarkdownEndpointId, string>),
-    } as Words['endpoints'] & Record<MarkdownEndpointId, string>,
     sourceHealth: {
       ...w.sourceHealth,
       checked: (ago: string) =>
@@ -194,14 +162,6 @@ export function shape(locale: Locale) {
     },
   };
 }
-
-/** The route id of a language's Markdown mirror (`getMarkdownEn`, `getMarkdownZh`, `getMarkdownPtBr`). */
-export type MarkdownEndpointId = `getMarkdown${string}`;
-export const markdownEndpointId = (code: string): MarkdownEndpointId =>
-  `getMarkdown${code
-    .split('-')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1).toLowerCase())
-    .join('')}`;
 
 /** The shape of every language's words. */
 export type Translations = ReturnType<typeof shape>;

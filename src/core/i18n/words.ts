@@ -1,32 +1,11 @@
-import { MEDIAN_BASIS_RESETS, MIN_FORECAST_GAPS } from '../cadence.ts';
-import { TIMELINE_LIMIT } from '../api/query.ts';
-import { CHANCE_BY_DAY_DAYS, FORECAST_HORIZONS } from '../forecast/schemas.ts';
 import { languageOf, type Locale } from '../languages.ts';
-import { FEED_ITEM_LIMIT } from '../render/feed-formats.ts';
-import { SERVICE_NAME } from '../site.ts';
-import { OVERDUE_FACTOR } from '../status-word.ts';
-import { REMINDER_MINUTES_BEFORE } from '../tracker/window-link.ts';
 import { leaves } from './check.ts';
-import { andList, dateParts, numberFormat, pluralRules, wallParts } from './intl.ts';
+import { FILLED_WORDS } from './filled-words.ts';
+import { dateParts, numberFormat, pluralRules, wallParts } from './intl.ts';
 import { fillText } from './template.ts';
-import de from './words/de.json' with { type: 'json' };
-import en from './words/en.json' with { type: 'json' };
-import es from './words/es.json' with { type: 'json' };
-import fr from './words/fr.json' with { type: 'json' };
-import ja from './words/ja.json' with { type: 'json' };
-import ko from './words/ko.json' with { type: 'json' };
-import ptBR from './words/pt-BR.json' with { type: 'json' };
-import zh from './words/zh.json' with { type: 'json' };
+import type { Words } from './words-files.ts';
 
-/**
- * Each language's words file (words/README.md), by the codes of src/core/languages.ts: a language listed there
- * without its file here is a type error. The files are checked against en.json by the build
- * (src/integrations/checked-words.ts) and the tests, so they are read here as they are.
- */
-export const WORDS_FILES: Readonly<Record<Locale, unknown>> = { en, zh, ja, ko, es, de, fr, 'pt-BR': ptBR };
-
-/** The reference words (en.json): every language has exactly these keys. */
-export type Words = typeof en;
+export type { Words };
 
 /** Every key of a string in the words, dotted (`ui.nav.board`); plural forms are reached by `PluralKey`. */
 type Keys<T, Prefix extends string = ''> = {
@@ -46,40 +25,11 @@ const flat = new Map<Locale, Map<string, string>>();
 function strings(locale: Locale): Map<string, string> {
   let map = flat.get(locale);
   if (map === undefined) {
-    map = leaves(WORDS_FILES[locale]);
+    map = leaves(FILLED_WORDS[locale]);
     flat.set(locale, map);
   }
   return map;
 }
-
-const constants = new Map<Locale, Record<string, string>>();
-/** The values of the placeholders every string may name (words/README.md), in the language's number forms. */
-export function constantValues(locale: Locale): Record<string, string> {
-  let values = constants.get(locale);
-  if (values === undefined) {
-    const { intl: tag, listStyle } = languageOf(locale);
-    const number = (value: number) => numberFormat(tag).format(value);
-    values = {
-      service: SERVICE_NAME,
-      medianBasisResets: number(MEDIAN_BASIS_RESETS),
-      minForecastGaps: number(MIN_FORECAST_GAPS),
-      overdueFactor: number(OVERDUE_FACTOR),
-      reminderMinutes: number(REMINDER_MINUTES_BEFORE),
-      feedItemLimit: number(FEED_ITEM_LIMIT),
-      timelineMin: number(TIMELINE_LIMIT.min),
-      timelineMax: number(TIMELINE_LIMIT.max),
-      timelineDefault: number(TIMELINE_LIMIT.default),
-      chanceByDayDays: number(CHANCE_BY_DAY_DAYS),
-      horizonDays: andList(tag, listStyle).format(Object.values(FORECAST_HORIZONS).map(number)),
-    };
-    constants.set(locale, values);
-  }
-  return values;
-}
-
-/** The words with the placeholders `values` names filled, and any other left as it is (for a page script). */
-export const fillSome = (words: string, values: Readonly<Record<string, string>>): string =>
-  words.replace(/\{(\w+)\}/g, (placeholder, name: string) => values[name] ?? placeholder);
 
 /** The raw string of a key, English's where a language lacks it (the build refuses that; this is the fallback). */
 const raw = (locale: Locale, key: string): string => {
@@ -92,9 +42,9 @@ type Values = Readonly<Record<string, string | number>>;
 const asText = (values: Values): Record<string, string> =>
   Object.fromEntries(Object.entries(values).map(([name, value]) => [name, String(value)]));
 
-/** The words of `key` in a language, its placeholders filled from `values` and the shared constants. */
+/** The words of `key` in a language (its shared constants already filled: filled-words.ts), filled from `values`. */
 export const text = (locale: Locale, key: WordKey, values: Values = {}): string =>
-  fillText(raw(locale, key), { ...constantValues(locale), ...asText(values) });
+  fillText(raw(locale, key), asText(values));
 
 /**
  * The plural form of `key` for `count` (`Intl.PluralRules` of the language), `{count}` written in the language's
@@ -114,7 +64,7 @@ export function plural(
   // Chosen by the number as written: `1.0` is "other" in English, `1` is "one".
   const category = pluralRules(tag, fractionDigits, fixed).select(count);
   const chosen = strings(locale).get(`${key}_${category}`) ?? raw(locale, `${key}_other`);
-  return fillText(chosen, { ...constantValues(locale), ...asText(values), count: written });
+  return fillText(chosen, { ...asText(values), count: written });
 }
 
 /** The language's number form of a number (`1,234` in English). */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { markdownEndpointId } from '../i18n/shape.ts';
-import { LANGUAGES } from '../languages.ts';
+import { LANGUAGES, markdownEndpointId } from '../languages.ts';
 import { OneProviderQuerySchema, IcsQuerySchema, TimelineCsvQuerySchema, TimelineQuerySchema } from '../api/query.ts';
 import {
   EDGE_DATASET_PATH,
