@@ -6,7 +6,7 @@ import { constantValues, fillSome, WORDS_FILES, type Words } from './words-files
 /**
  * Every language's words as the service reads them: its words file with the shared constants filled (`{service}`,
  * the limits in the language's number forms) and the Markdown mirrors' titles, one per language, each naming its
- * language in this one's words. Plain data, all of it known before the service runs: the build evaluates this
+ * language in this one's words; and the languages' names in English. Plain data, all of it known before the service runs: the build evaluates this
  * module once and puts its value in the bundle as JSON (src/integrations/build-time-modules.ts), so a new isolate
  * parses the result instead of making it for eight languages; Node (the tests, the commands) evaluates it as it is.
  */
@@ -38,3 +38,8 @@ function filledWords(locale: Locale): FilledWords {
 export const FILLED_WORDS: Readonly<Record<Locale, FilledWords>> = Object.fromEntries(
   LANGUAGES.map((language) => [language.code, filledWords(language.code)]),
 ) as Record<Locale, FilledWords>;
+
+/** Each language's name in English (`Chinese`, `Brazilian Portuguese`): the OpenAPI summaries and llms.txt. */
+export const ENGLISH_LANGUAGE_NAMES: Readonly<Record<Locale, string>> = Object.fromEntries(
+  LANGUAGES.map((language) => [language.code, languageNames('en').of(language.code) ?? language.name]),
+) as Record<Locale, string>;

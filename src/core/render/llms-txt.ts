@@ -1,6 +1,6 @@
 import { MEDIAN_BASIS_RESETS } from '../cadence.ts';
 import { endpointListings } from '../api/endpoints.ts';
-import { languageNames } from '../i18n/intl.ts';
+import { ENGLISH_LANGUAGE_NAMES } from '../i18n/filled-words.ts';
 import { PREFIXED_LANGUAGES } from '../languages.ts';
 import { SERVICE_NAME } from '../site.ts';
 
@@ -16,7 +16,7 @@ export const renderLlmsTxt = (baseUrl: string): string =>
     `- [The board in Markdown, English](${baseUrl}/index.md): status, last reset and estimate per provider, the latest announcements, the endpoints`,
     ...PREFIXED_LANGUAGES.map(
       (language) =>
-        `- [The board in Markdown, ${languageNames('en').of(language.code) ?? language.name}](${baseUrl}/${language.prefix}/index.md)`,
+        `- [The board in Markdown, ${ENGLISH_LANGUAGE_NAMES[language.code]}](${baseUrl}/${language.prefix}/index.md)`,
     ),
     '',
     '## Endpoints',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENGLISH_LANGUAGE_NAMES } from '../i18n/filled-words.ts';
 import { LANGUAGES, markdownEndpointId } from '../languages.ts';
 import { OneProviderQuerySchema, IcsQuerySchema, TimelineCsvQuerySchema, TimelineQuerySchema } from '../api/query.ts';
 import {
@@ -218,9 +219,6 @@ const MCP_ROUTE = {
   },
 } as const;
 
-/** A language's name in English, for the OpenAPI document's summaries (`Chinese`, `Brazilian Portuguese`). */
-const englishName = (code: string): string => new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
-
 /**
  * The board as Markdown in every language of the site (spec 4.6 names `/index.md` and `/zh/index.md`; each other
  * language's mirror is the same output under its prefix), answered by the edge.
@@ -230,7 +228,7 @@ const MARKDOWN_ROUTES = LANGUAGES.map((language) => ({
   path: language.prefix === '' ? '/index.md' : `/${language.prefix}/index.md`,
   methods: ['GET'] as const,
   tag: 'agents' as const,
-  summary: `The board as Markdown (${englishName(language.code)})`,
+  summary: `The board as Markdown (${ENGLISH_LANGUAGE_NAMES[language.code]})`,
   ok: { description: 'regenerated per request', content: { markdown: 'text' as const } },
   cache: 'markdown' as const,
   served: 'edge' as const,
