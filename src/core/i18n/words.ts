@@ -1,5 +1,4 @@
 import { languageOf, type Locale } from '../languages.ts';
-import { leaves } from './check.ts';
 import { FILLED_WORDS } from './filled-words.ts';
 import { dateParts, numberFormat, pluralRules, wallParts } from './intl.ts';
 import { fillText } from './template.ts';
@@ -20,20 +19,22 @@ export type WordKey = Exclude<AllKeys, `${string}_${'zero' | 'one' | 'two' | 'fe
 /** A plural key's base: `ui.days` for `ui.days_one` and `ui.days_other`. */
 export type PluralKey = AllKeys extends infer K ? (K extends `${infer Base}_other` ? Base : never) : never;
 
-const flat = new Map<Locale, Map<string, string>>();
-/** A language's strings by dotted key, made once per isolate. */
-function strings(locale: Locale): Map<string, string> {
-  let map = flat.get(locale);
-  if (map === undefined) {
-    map = leaves(FILLED_WORDS[locale]);
-    flat.set(locale, map);
+/**
+ * The string at a dotted key (`ui.nav.board`, a list's item `ui.aboutPage.terms.0`) in a language's words, read by
+ * walking the words themselves: nothing is made per language before its first string is asked for.
+ */
+function stringAt(locale: Locale, key: string): string | undefined {
+  let node: unknown = FILLED_WORDS[locale];
+  for (const part of key.split('.')) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, part)) return undefined;
+    node = (node as Record<string, unknown>)[part];
   }
-  return map;
+  return typeof node === 'string' ? node : undefined;
 }
 
 /** The raw string of a key, English's where a language lacks it (the build refuses that; this is the fallback). */
 const raw = (locale: Locale, key: string): string => {
-  const own = strings(locale).get(key) ?? strings('en').get(key);
+  const own = stringAt(locale, key) ?? stringAt('en', key);
   if (own === undefined) throw new Error(`no words for "${key}" in en.json`);
   return own;
 };
@@ -63,7 +64,7 @@ export function plural(
   const written = format.format(count);
   // Chosen by the number as written: `1.0` is "other" in English, `1` is "one".
   const category = pluralRules(tag, fractionDigits, fixed).select(count);
-  const chosen = strings(locale).get(`${key}_${category}`) ?? raw(locale, `${key}_other`);
+  const chosen = stringAt(locale, `${key}_${category}`) ?? raw(locale, `${key}_other`);
   return fillText(chosen, { ...asText(values), count: written });
 }
 
