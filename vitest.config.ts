@@ -100,6 +100,18 @@ const REAL_CLOCK_ONLY = [
   'src/node/source-report.test.ts',
 ];
 
+/**
+ * The in-process files (the core projects at every clock) run in two workers, after everything else in four.
+ * These files share one module graph per worker (`isolate: false`) and one real D1 per worker (tests/support/state-d1.ts),
+ * so every worker more imports the graph and starts a D1 again: the core project took 111 s of CPU in four workers and
+ * 91 s in two, the two moved clocks 21 s in four and 9 s in one (alone, one after another). They keep both cores
+ * busy by themselves to the end of the run, while the served files, which mostly wait on workerd, Astro, Chromium and
+ * the clock, need more workers than cores. Vitest runs projects with other worker counts in groups one after another
+ * (`sequence.groupOrder`).
+ */
+const IN_PROCESS = { maxWorkers: 2, groupOrder: 1 };
+const OUT_OF_PROCESS = { maxWorkers: 4, groupOrder: 0 };
+
 const coreAt = (days: number) => ({
   test: {
     name: days === 0 ? 'core' : `core@${days > 0 ? '+' : ''}${days}d`,
@@ -114,6 +126,9 @@ const coreAt = (days: number) => ({
     testTimeout: scaled(10_000),
     hookTimeout: scaled(10_000),
     setupFiles: ['tests/support/shifted-clock.ts', 'tests/support/fresh-isolate.ts'],
+    // Two workers, in a group of their own that runs last (IN_PROCESS above).
+    maxWorkers: IN_PROCESS.maxWorkers,
+    sequence: { groupOrder: IN_PROCESS.groupOrder },
   },
 });
 
@@ -128,6 +143,7 @@ const OWN_BUILD_FILES = [
 
 /** What the served files need, whether they use the shared build (project `served`) or their own (`builds`). */
 const SERVED_OPTIONS = {
+  sequence: { groupOrder: OUT_OF_PROCESS.groupOrder },
   // The files share one module graph per worker, as in core: each importing Playwright, the MCP SDK and the
   // parsers again was about a twentieth of the run.
   isolate: false,
@@ -158,7 +174,7 @@ export default defineConfig({
     // cores busy. Vitest's default, one worker fewer than the cores, is one worker on two cores. Four: with the
     // builds side by side the run is bound by CPU, and one run after another on the same machine took 144 s with
     // three, 128 s with four and 149 s with five (more processes at once cost more CPU for the same work).
-    maxWorkers: 4,
+    maxWorkers: OUT_OF_PROCESS.maxWorkers,
     sequence: { sequencer: LongestFirst },
     projects: [
       ...CLOCK_SHIFTS_DAYS.map(coreAt),
@@ -166,6 +182,7 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['tests/node/**/*.test.ts'],
+          sequence: { groupOrder: OUT_OF_PROCESS.groupOrder },
           environment: 'node',
           testTimeout: scaled(60_000),
           hookTimeout: scaled(60_000),
