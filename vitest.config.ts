@@ -4,13 +4,14 @@ import { scaled } from './scripts/lib/load-scaled.ts';
 import { clockReadingTests } from './tests/support/clock-readers.ts';
 
 /**
- * The order files start in. First the files that run Astro of their own (each in a copy of the project beside
- * the others: scripts/lib/project-copy.ts); then the served files that mostly wait on the clock (WAITS_FIRST); then
- * the core and node files, which run while the shared served build
- * is made in the background (tests/support/served-build.ts); then the longest files that need that build (the
- * page checks in Chromium, the push end to end, the servers of the data-source faults); then the other served
- * files, short ones that fill the end evenly. Named here rather than left to Vitest's timings, which change from
- * run to run, and which a fresh clone (CI) does not have (it would order by file size).
+ * The order files start in, in the group of the served, builds and node files (the in-process files run after them
+ * in a group of their own: IN_PROCESS below). First the files that run Astro of their own (each in a copy of the
+ * project beside the others: scripts/lib/project-copy.ts); then the served files that mostly wait on the clock
+ * (WAITS_FIRST); then the node files, which run while the shared served build is made in the background
+ * (tests/support/served-build.ts); then the longest files that need that build (the page checks in Chromium, the
+ * push end to end, the servers of the data-source faults); then the other served files, short ones that fill the end
+ * evenly. Named here rather than left to Vitest's timings, which change from run to run, and which a fresh clone (CI)
+ * does not have (it would order by file size).
  */
 const OWN_BUILDS_FIRST = [
   'tests/real-data.test.ts',
@@ -173,7 +174,8 @@ export default defineConfig({
     // The served files often wait (on Astro, workerd, Chromium, the clock): more workers than cores keep both
     // cores busy. Vitest's default, one worker fewer than the cores, is one worker on two cores. Four: with the
     // builds side by side the run is bound by CPU, and one run after another on the same machine took 144 s with
-    // three, 128 s with four and 149 s with five (more processes at once cost more CPU for the same work).
+    // three, 128 s with four and 149 s with five (more processes at once cost more CPU for the same work). The
+    // in-process files run in two of their own (IN_PROCESS).
     maxWorkers: OUT_OF_PROCESS.maxWorkers,
     sequence: { sequencer: LongestFirst },
     projects: [
