@@ -6,9 +6,10 @@ import { constantValues, fillSome, WORDS_FILES, type Words } from './words-files
 /**
  * Every language's words as the service reads them: its words file with the shared constants filled (`{service}`,
  * the limits in the language's number forms) and the Markdown mirrors' titles, one per language, each naming its
- * language in this one's words; and the languages' names in English. Plain data, all of it known before the service runs: the build evaluates this
- * module once and puts its value in the bundle as JSON (src/integrations/build-time-modules.ts), so a new isolate
- * parses the result instead of making it for eight languages; Node (the tests, the commands) evaluates it as it is.
+ * language in this one's words; and the languages' names in English. Plain data, all of it known before the service
+ * runs: the build evaluates this module once and puts its value in the bundle as JSON
+ * (src/integrations/build-time-modules.ts), so a new isolate parses the result instead of making it for eight
+ * languages; Node (the tests, the commands) evaluates it as it is.
  */
 
 /** A language's words with the constants filled and the Markdown mirrors' titles. */

@@ -7,8 +7,8 @@ import { day, minute, number, plural, text, wallMinute, weekdayMinute } from './
 
 /**
  * The words of one language in the shape the service's code reads them (`Translations`): its words with the shared
- * constants filled (filled-words.ts, made at build time), and the strings that take values as functions over `text` and `plural`
- * (words.ts). One shape for every language: a language is its data, never code.
+ * constants filled (filled-words.ts, made at build time), and the strings that take values as functions over `text`
+ * and `plural` (words.ts). One shape for every language: a language is its data, never code.
  */
 
 /** The words of `locale` in the service's shape. */
