@@ -18,7 +18,12 @@ interface RenderedPage {
   body: ArrayBuffer;
 }
 
-/** Renders in flight in this isolate, by key: what a concurrent miss of the same key waits for. */
+/**
+ * Renders in this isolate, by key, from the start of the render until the cache holds its page (or it is not
+ * kept): what a concurrent miss of the same key takes instead of rendering again. A request whose cache lookup
+ * began before the page was stored misses the cache, so the entry stays until the store is done, not only until
+ * the render is.
+ */
 const rendering = new Map<string, Promise<RenderedPage>>();
 
 const answer = (page: RenderedPage, state: PageCacheState, head: boolean): Response => {
@@ -75,13 +80,20 @@ export async function cachedPage(
     return { status: response.status, headers: new Headers(response.headers), body: await response.arrayBuffer() };
   })();
   rendering.set(key, rendered);
+  let page: RenderedPage;
   try {
-    const page = await rendered;
-    if (keepable(page)) {
-      waitUntil(cache.put(key, new Response(page.body, { status: page.status, headers: page.headers })));
-    }
-    return answer(page, 'miss', head);
-  } finally {
+    page = await rendered;
+  } catch (error) {
+    rendering.delete(key);
+    throw error;
+  }
+  if (keepable(page)) {
+    const stored = cache
+      .put(key, new Response(page.body, { status: page.status, headers: page.headers }))
+      .finally(() => rendering.delete(key));
+    waitUntil(stored);
+  } else {
     rendering.delete(key);
   }
+  return answer(page, 'miss', head);
 }
