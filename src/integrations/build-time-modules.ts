@@ -1,4 +1,5 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import type { Plugin } from 'vite';
 
 /**
@@ -27,27 +28,10 @@ export function moduleOfData(exports: Readonly<Record<string, unknown>>, file: s
   return Object.entries(exports)
     .map(([name, value]) => {
       const json = JSON.stringify(value);
-      if (json === undefined || !sameData(value, JSON.parse(json)))
+      // JSON drops or changes a function, undefined, a Date, a Map, a class's instance and a non-finite number.
+      if (json === undefined || !isDeepStrictEqual(value, JSON.parse(json)))
         throw new Error(`${file}: the export "${name}" is not plain data, so the build cannot compute it ahead`);
       return `export const ${name} = JSON.parse(${JSON.stringify(json)});`;
     })
     .join('\n');
-}
-
-/** Whether `value` survives JSON unchanged (no function, undefined, Date, Map or non-finite number inside). */
-function sameData(value: unknown, copy: unknown): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value === copy;
-  if (typeof value === 'number') return Number.isFinite(value) && value === copy;
-  if (Array.isArray(value))
-    return Array.isArray(copy) && value.length === copy.length && value.every((item, i) => sameData(item, copy[i]));
-  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const entries = Object.entries(value);
-    return (
-      copy !== null &&
-      typeof copy === 'object' &&
-      entries.length === Object.keys(copy).length &&
-      entries.every(([key, item]) => sameData(item, (copy as Record<string, unknown>)[key]))
-    );
-  }
-  return false;
 }
