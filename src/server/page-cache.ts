@@ -80,20 +80,13 @@ export async function cachedPage(
     return { status: response.status, headers: new Headers(response.headers), body: await response.arrayBuffer() };
   })();
   rendering.set(key, rendered);
-  let page: RenderedPage;
-  try {
-    page = await rendered;
-  } catch (error) {
+  const page = await rendered.catch((error: unknown) => {
     rendering.delete(key);
     throw error;
-  }
-  if (keepable(page)) {
-    const stored = cache
-      .put(key, new Response(page.body, { status: page.status, headers: page.headers }))
-      .finally(() => rendering.delete(key));
-    waitUntil(stored);
-  } else {
-    rendering.delete(key);
-  }
+  });
+  const stored = keepable(page)
+    ? cache.put(key, new Response(page.body, { status: page.status, headers: page.headers }))
+    : Promise.resolve();
+  waitUntil(stored.finally(() => rendering.delete(key)));
   return answer(page, 'miss', head);
 }
