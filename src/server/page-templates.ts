@@ -52,10 +52,10 @@ async function slotsOf(
   name: PageTemplateName,
   locale: Locale,
   request: Request,
+  origin: string,
   bindings: PageTemplateBindings,
   now: Date,
 ): Promise<Record<string, string>> {
-  const origin = new URL(request.url).origin;
   if (name === 'tracker') return {};
   if (name === 'board') {
     const [dataset, sources] = await Promise.all([
@@ -83,13 +83,14 @@ export async function pageFromTemplate(
   now: Date = new Date(),
 ): Promise<Response | null> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-  const page = pageTemplateOf(new URL(request.url));
+  const url = new URL(request.url);
+  const page = pageTemplateOf(url);
   if (page === null) return null;
   try {
     if ((await journal()).length > 0) return null;
     const [template, slots] = await Promise.all([
-      readTemplate(bindings.ASSETS, new URL(request.url).origin, pageTemplatePath(page.locale, page.name)),
-      slotsOf(page.name, page.locale, request, bindings, now),
+      readTemplate(bindings.ASSETS, url.origin, pageTemplatePath(page.locale, page.name)),
+      slotsOf(page.name, page.locale, request, url.origin, bindings, now),
     ]);
     const body = fillSlots(template, slots);
     if (body === null) throw new Error('its slots are not the ones it holds (a template of another build?)');
@@ -97,10 +98,7 @@ export async function pageFromTemplate(
     if (page.name === 'board' && suggestsLanguage(page.locale)) headers.set('Vary', 'Accept-Language');
     return new Response(request.method === 'HEAD' ? null : body, { headers });
   } catch (error) {
-    console.warn(
-      `the page ${new URL(request.url).pathname} is rendered by Astro: its template could not be filled:`,
-      String(error),
-    );
+    console.warn(`the page ${url.pathname} is rendered by Astro: its template could not be filled:`, String(error));
     return null;
   }
 }
