@@ -1,5 +1,6 @@
-import { pageCacheKey } from '../core/routes/page-cache-key.ts';
+import { MINUTE_MS, pageCacheKey } from '../core/routes/page-cache-key.ts';
 import { BUILD_ID } from './build-id.ts';
+import { MinuteMemo } from './page-memo.ts';
 
 /**
  * The board, provider pages and the tracker from a per-minute edge cache (docs/performance.md, "Pages: the
@@ -25,6 +26,12 @@ interface RenderedPage {
  * the render is.
  */
 const rendering = new Map<string, Promise<RenderedPage>>();
+
+/**
+ * The pages this isolate answered this minute (src/server/page-memo.ts): about 40 pages make every language's
+ * board, provider pages and tracker, so 64 hold them with room for a few tracker queries, a few megabytes at most.
+ */
+const answered = new MinuteMemo<RenderedPage>(64);
 
 const answer = (page: RenderedPage, state: PageCacheState, head: boolean): Response => {
   const headers = new Headers(page.headers);
@@ -64,11 +71,14 @@ export async function cachedPage(
   const key =
     journal === '' ? pageKey : `${pageKey}${pageKey.includes('?') ? '&' : '?'}journal=${encodeURIComponent(journal)}`;
 
+  const minute = Math.floor(nowMs / MINUTE_MS);
+  const remembered = answered.get(key, minute);
+  if (remembered !== undefined) return answer(remembered, 'hit', head);
   const kept = await cache.match(key);
   if (kept !== undefined) {
-    const headers = new Headers(kept.headers);
-    headers.set(PAGE_CACHE_HEADER, 'hit');
-    return new Response(head ? null : kept.body, { status: kept.status, headers });
+    const page = { status: kept.status, headers: new Headers(kept.headers), body: await kept.arrayBuffer() };
+    answered.set(key, minute, page);
+    return answer(page, 'hit', head);
   }
 
   const inFlight = rendering.get(key);
@@ -84,6 +94,7 @@ export async function cachedPage(
     rendering.delete(key);
     throw error;
   });
+  if (keepable(page)) answered.set(key, minute, page);
   const stored = keepable(page)
     ? cache.put(key, new Response(page.body, { status: page.status, headers: page.headers }))
     : Promise.resolve();
