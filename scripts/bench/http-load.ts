@@ -4,6 +4,8 @@ import autocannon from 'autocannon';
 export interface LoadResult {
   name: string;
   requestsPerSecond: number;
+  /** The bytes of an answer on the wire, headers included (autocannon asks for no compression). */
+  bytesPerAnswer: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -35,6 +37,7 @@ export async function loadEndpoint(
   return {
     name: target.name,
     requestsPerSecond: result.requests.average,
+    bytesPerAnswer: result.requests.total === 0 ? 0 : result.throughput.total / result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
