@@ -33,6 +33,13 @@ const rendering = new Map<string, Promise<RenderedPage>>();
  */
 const answered = new MinuteMemo<RenderedPage>(64);
 
+/** A response's parts, its body read: what several answers can be made from. */
+const pageOf = async (response: Response): Promise<RenderedPage> => ({
+  status: response.status,
+  headers: new Headers(response.headers),
+  body: await response.arrayBuffer(),
+});
+
 const answer = (page: RenderedPage, state: PageCacheState, head: boolean): Response => {
   const headers = new Headers(page.headers);
   headers.set(PAGE_CACHE_HEADER, state);
@@ -76,7 +83,7 @@ export async function cachedPage(
   if (remembered !== undefined) return answer(remembered, 'hit', head);
   const kept = await cache.match(key);
   if (kept !== undefined) {
-    const page = { status: kept.status, headers: new Headers(kept.headers), body: await kept.arrayBuffer() };
+    const page = await pageOf(kept);
     answered.set(key, minute, page);
     return answer(page, 'hit', head);
   }
@@ -86,16 +93,16 @@ export async function cachedPage(
 
   // Rendered as a GET whatever the method, so that a HEAD's miss fills the cache for the GETs after it.
   const rendered = (async (): Promise<RenderedPage> => {
-    const response = await render(head ? new Request(request, { method: 'GET' }) : request);
-    return { status: response.status, headers: new Headers(response.headers), body: await response.arrayBuffer() };
+    return pageOf(await render(head ? new Request(request, { method: 'GET' }) : request));
   })();
   rendering.set(key, rendered);
   const page = await rendered.catch((error: unknown) => {
     rendering.delete(key);
     throw error;
   });
-  if (keepable(page)) answered.set(key, minute, page);
-  const stored = keepable(page)
+  const keep = keepable(page);
+  if (keep) answered.set(key, minute, page);
+  const stored = keep
     ? cache.put(key, new Response(page.body, { status: page.status, headers: page.headers }))
     : Promise.resolve();
   waitUntil(stored.finally(() => rendering.delete(key)));
