@@ -1,5 +1,5 @@
 import { MINUTE_MS, pageCacheKey } from '../core/routes/page-cache-key.ts';
-import { BUILD_ID } from './build-id.ts';
+import { BUILD_ID, IN_ASTRO_DEV } from './build-id.ts';
 import { MinuteMemo } from './page-memo.ts';
 
 /**
@@ -67,10 +67,11 @@ export async function cachedPage(
 ): Promise<Response> {
   const head = request.method === 'HEAD';
   // The Workers runtime's default cache (the DOM's CacheStorage type, which wins here, does not name it); where
-  // there is none (the CPU benchmark imports the worker into Node), every request renders.
+  // there is none (the CPU benchmark imports the worker into Node), every request renders, and in `astro dev` too,
+  // where an edited event file shows at the next request (as the data files are read again: data-source.ts).
   const cache = (globalThis as { caches?: { default?: Cache } }).caches?.default;
   const pageKey =
-    (request.method === 'GET' || head) && BUILD_ID !== undefined && cache !== undefined
+    (request.method === 'GET' || head) && BUILD_ID !== undefined && !IN_ASTRO_DEV && cache !== undefined
       ? pageCacheKey(new URL(request.url), BUILD_ID, nowMs, request.headers.get('accept-language'))
       : null;
   if (pageKey === null || cache === undefined) return render(request);
