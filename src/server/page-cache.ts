@@ -1,4 +1,4 @@
-import { MINUTE_MS, pageCacheKey } from '../core/routes/page-cache-key.ts';
+import { pageCacheKey, pageMinute } from '../core/routes/page-cache-key.ts';
 import { BUILD_ID, IN_ASTRO_DEV } from './build-id.ts';
 import { MinuteMemo } from './page-memo.ts';
 
@@ -79,7 +79,7 @@ export async function cachedPage(
   const key =
     journal === '' ? pageKey : `${pageKey}${pageKey.includes('?') ? '&' : '?'}journal=${encodeURIComponent(journal)}`;
 
-  const minute = Math.floor(nowMs / MINUTE_MS);
+  const minute = pageMinute(nowMs);
   const remembered = answered.get(key, minute);
   if (remembered !== undefined) return answer(remembered, 'hit', head);
   const kept = await cache.match(key);
@@ -93,9 +93,7 @@ export async function cachedPage(
   if (inFlight !== undefined) return answer(await inFlight, 'shared', head);
 
   // Rendered as a GET whatever the method, so that a HEAD's miss fills the cache for the GETs after it.
-  const rendered = (async (): Promise<RenderedPage> => {
-    return pageOf(await render(head ? new Request(request, { method: 'GET' }) : request));
-  })();
+  const rendered = (async () => pageOf(await render(head ? new Request(request, { method: 'GET' }) : request)))();
   rendering.set(key, rendered);
   const page = await rendered.catch((error: unknown) => {
     rendering.delete(key);

@@ -16,6 +16,9 @@ const PAGE_NAMES = new Set<string>(['', 'tracker', ...PROVIDERS]);
 const TRACKER_FIELDS = ['provider', 'locale', 'tz', 'reset', 'weekly'] as const;
 export const MINUTE_MS = 60_000;
 
+/** The minute a page of `nowMs` belongs to: its key's, and the isolate's memo's (src/server/page-memo.ts). */
+export const pageMinute = (nowMs: number): number => Math.floor(nowMs / MINUTE_MS);
+
 /** The page's own path without the language prefix, or null when the path is not a page kept in the cache. */
 function pageName(pathname: string): string | null {
   const english = localizedPath(pathname, 'en');
@@ -47,7 +50,7 @@ export function pageCacheKey(
   const board = pageTemplateOf(url);
   const suggestion = board?.name === 'board' ? boardSuggestion(board.locale, acceptLanguage) : null;
   if (suggestion !== null) query.set('suggest', suggestion);
-  const minute = Math.floor(nowMs / MINUTE_MS);
+  const minute = pageMinute(nowMs);
   const search = query.size === 0 ? '' : `?${query}`;
   return `${url.origin}/.page-cache/${encodeURIComponent(buildId)}/${minute}${url.pathname}${search}`;
 }
