@@ -31,3 +31,20 @@ export function withBuiltFiles<Bindings extends { ASSETS: Fetcher }>(env: Bindin
 
 /** In `astro dev`, whether `request` is the stand-in's, asking for a built file (only Astro renders those). */
 export const asksForBuiltFile = (request: Request): boolean => IN_ASTRO_DEV && request.headers.has(BUILT_FILE_HEADER);
+
+/**
+ * A built file's reading kept for the isolate's life under `path` (a built file is the same until the next deploy),
+ * or, in `astro dev`, made again at every request: there a built file is rendered from the event files as they are,
+ * so that an edited event shows at the next request without a restart. A failed read is not kept: the next request
+ * tries again.
+ */
+export function readPerIsolate<T>(kept: Map<string, Promise<T>>, path: string, read: () => Promise<T>): Promise<T> {
+  if (IN_ASTRO_DEV) return read();
+  let reading = kept.get(path);
+  if (reading === undefined) {
+    reading = read();
+    reading.catch(() => kept.delete(path));
+    kept.set(path, reading);
+  }
+  return reading;
+}

@@ -18,7 +18,8 @@ import {
   providerSlotFactsPath,
 } from '../core/provider-page.ts';
 import type { Provider } from '../core/vocabulary.ts';
-import { BUILD_ID, IN_ASTRO_DEV } from './build-id.ts';
+import { BUILD_ID } from './build-id.ts';
+import { readPerIsolate } from './built-files.ts';
 
 /** The build's data could not be read: every output that needs it answers `internal_error`. */
 export class DataSourceUnavailable extends Error {
@@ -49,27 +50,18 @@ async function fetchStamped<T>(
   return data as T;
 }
 
-/**
- * A data file read once per isolate (in production; in dev on every request, so that edited events show
- * without a restart). A failed read is not remembered, so the first request after the file is back succeeds.
- */
-function loadOnce<T>(
+/** A data file read once per isolate (src/server/built-files.ts, `readPerIsolate`: in dev at every request). */
+const loadOnce = <T>(
   assets: AssetFetcher,
   origin: string,
   path: string,
   hasFrame?: (data: unknown) => boolean,
-): Promise<T> {
-  if (IN_ASTRO_DEV) return fetchStamped<T>(assets, origin, path, hasFrame);
-  let loading = loaded.get(path) as Promise<T> | undefined;
-  if (loading === undefined) {
-    loading = fetchStamped<T>(assets, origin, path, hasFrame).catch((error: unknown) => {
-      loaded.delete(path);
+): Promise<T> =>
+  readPerIsolate(loaded as Map<string, Promise<T>>, path, () =>
+    fetchStamped<T>(assets, origin, path, hasFrame).catch((error: unknown) => {
       throw error instanceof DataSourceUnavailable ? error : new DataSourceUnavailable(String(error));
-    });
-    loaded.set(path, loading);
-  }
-  return loading;
-}
+    }),
+  );
 
 /** Forgets every loaded file: what a fresh isolate starts from (the CPU benchmark's cold start). */
 export const forgetLoadedData = (): void => loaded.clear();

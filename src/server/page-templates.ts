@@ -12,7 +12,7 @@ import {
 import { providerPageSlots } from '../core/page-slots/provider.ts';
 import type { Event } from '../core/schemas.ts';
 import type { Locale } from '../core/vocabulary.ts';
-import { IN_ASTRO_DEV } from './build-id.ts';
+import { readPerIsolate } from './built-files.ts';
 import { loadBoardPageDataset, loadEdgeSummaries, loadProviderSlotFacts } from './data-source.ts';
 import { warmUpPageSlots } from './page-warm-up.ts';
 import { readSourceHealth, type SourceHealthStores } from './source-health.ts';
@@ -32,29 +32,16 @@ export interface PageTemplateBindings extends SourceHealthStores {
 
 warmUpPageSlots();
 
-/** The templates read in this isolate, by path: built files, the same for the isolate's life. */
+/** The templates read in this isolate, by path (src/server/built-files.ts, `readPerIsolate`: in dev at every request). */
 const templates = new Map<string, Promise<string>>();
 
-const fetchTemplate = (assets: PageTemplateBindings['ASSETS'], origin: string, path: string): Promise<string> =>
-  assets.fetch(new URL(path, origin)).then((response) => {
-    if (!response.ok) throw new Error(`${path} answered ${response.status}`);
-    return response.text();
-  });
-
-function readTemplate(assets: PageTemplateBindings['ASSETS'], origin: string, path: string): Promise<string> {
-  // `astro dev` renders a template from the event files as they are at the request, as it does the data files
-  // (data-source.ts): kept for the isolate's life, a template read before an edit showed the old events until Vite
-  // happened to reload this module (tests/dev-server.test.ts failed so beside a loaded machine).
-  if (IN_ASTRO_DEV) return fetchTemplate(assets, origin, path);
-  let template = templates.get(path);
-  if (template === undefined) {
-    template = fetchTemplate(assets, origin, path);
-    // A failed read is not remembered: the next request tries again.
-    template.catch(() => templates.delete(path));
-    templates.set(path, template);
-  }
-  return template;
-}
+const readTemplate = (assets: PageTemplateBindings['ASSETS'], origin: string, path: string): Promise<string> =>
+  readPerIsolate(templates, path, () =>
+    assets.fetch(new URL(path, origin)).then((response) => {
+      if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+      return response.text();
+    }),
+  );
 
 async function slotsOf(
   name: PageTemplateName,
