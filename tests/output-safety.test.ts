@@ -8,7 +8,7 @@ import Papa from 'papaparse';
 import Parser from 'rss-parser';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, freePort, startServer, type RunningServer } from '../scripts/lib/local-server.ts';
+import { buildSite, reservePort, startServer, type RunningServer } from '../scripts/lib/local-server.ts';
 import { launchChromium } from './support/browser.ts';
 import { copyProject } from '../scripts/lib/project-copy.ts';
 import { projectRoot } from '../scripts/lib/tools.ts';
@@ -43,14 +43,19 @@ beforeAll(async () => {
   // Built in a copy of the project, beside the other tests' Astro runs (scripts/lib/project-copy.ts).
   projectDir = await copyProject('departures-board-tricky-');
   outDir = path.join(projectDir, 'dist');
-  const port = await freePort();
+  // Held through the build, whose site address names it, until the server binds it.
+  const { port, release: releasePort } = await reservePort();
   eventsDir = await writeEventTree(
     Object.fromEntries(
       hostileEvents().map((event) => [`${event.provider}/${event.id}.json`, `${JSON.stringify(event, null, 2)}\n`]),
     ),
   );
   await cp(path.join(projectRoot, 'tests/fixtures/tricky-events'), eventsDir, { recursive: true });
-  await buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir, outDir, projectDir });
+  try {
+    await buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir, outDir, projectDir });
+  } finally {
+    await releasePort();
+  }
   server = await startServer({ port, workerConfig: path.join(outDir, 'server/wrangler.json') });
   browser = await launchChromium();
 }, scaled(300_000));

@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LOCAL_STATE_DIR } from '../../src/node/local-state.ts';
 import { vapidSecrets, type VapidSecrets } from '../../src/node/local-vapid.ts';
 import { applyMigrations, type D1DatabaseConfig } from './local-d1.ts';
@@ -181,15 +182,15 @@ async function stopServerAndWait(server: ChildProcess): Promise<void> {
   await secretsRemoved.get(server);
 }
 
-/**
- * Polls `url` until the server answers, or fails after `timeoutMs` or when the server exits. Resolves with the
- * moment (`performance.now()`) the answered request was sent: the worker's first request, for a path it runs on.
- */
 /** An answer at a server's address that is not its worker's: another process took the port it was given. */
 export class ForeignAnswer extends Error {
   override name = 'ForeignAnswer';
 }
 
+/**
+ * Polls `url` until the server answers, or fails after `timeoutMs` or when the server exits. Resolves with the
+ * moment (`performance.now()`) the answered request was sent: the worker's first request, for a path it runs on.
+ */
 export async function waitUntilServing(
   url: string,
   server: ChildProcess,
@@ -233,6 +234,23 @@ export async function portIsFree(port: number, host: string): Promise<boolean> {
     if (outcome === 'busy') return false;
   }
   return true;
+}
+
+/**
+ * A free TCP port on the loopback interface, held until `release()`: for a port that must be known long before a
+ * server binds it (a build's site address), so that no other process is given it in between.
+ */
+export function reservePort(): Promise<{ port: number; release: () => Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    // Unreferenced: a holder a failed set-up never released does not keep the process alive.
+    const holder = createServer().unref();
+    holder.on('error', reject);
+    holder.listen(0, '127.0.0.1', () => {
+      const address = holder.address();
+      if (typeof address !== 'object' || address === null) return reject(new Error('no free port'));
+      resolve({ port: address.port, release: () => new Promise((done) => holder.close(() => done())) });
+    });
+  });
 }
 
 /** A free TCP port on the loopback interface. */
@@ -311,6 +329,7 @@ export async function startServer(
     };
     server.stdout?.on('data', keep);
     server.stderr?.on('data', keep);
+    const outputClosed = new Promise<void>((resolve) => server.once('close', () => resolve()));
     // Ended and waited for: a restart on the same state (a test's deploy) must not meet the old server still
     // holding its database, nor its exit removing the secrets file the new one was just given.
     const stop = async () => {
@@ -327,7 +346,9 @@ export async function startServer(
       const residentBytes = () => residentBytesOfGroup(server.pid ?? -1);
       return { baseUrl, stateDir: state, firstRequestAt, stop, residentBytes, output: () => log };
     } catch (error) {
-      if (error instanceof ForeignAnswer && options.port === undefined && attempt < 3) {
+      // An exited server's last words may still be in its pipes: read them before judging why it exited.
+      if (server.exitCode !== null) await Promise.race([outputClosed, sleep(scaled(5_000))]);
+      if (options.port === undefined && attempt < 3 && lostItsPort(error, server, log)) {
         await stopServerAndWait(server);
         continue;
       }
@@ -335,6 +356,16 @@ export async function startServer(
       throw new Error(`${(error as Error).message}\n${log}`);
     }
   }
+}
+
+/**
+ * Whether a server failed only because another process took a port chosen for it between the choice and the bind:
+ * one answered in its place, or it exited saying an address was in use (its own port, its inspector's, or one of
+ * workerd's sockets).
+ */
+function lostItsPort(error: unknown, server: ChildProcess, log: string): boolean {
+  if (error instanceof ForeignAnswer) return true;
+  return server.exitCode !== null && /Address already in use|EADDRINUSE/.test(log);
 }
 
 /** Every answer of the worker carries `nosniff` (src/server/http/cors.ts); no other local server's does. */

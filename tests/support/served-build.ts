@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { copyProject } from '../../scripts/lib/project-copy.ts';
-import { buildSite, freePort, startServer, type RunningServer } from '../../scripts/lib/local-server.ts';
+import { buildSite, reservePort, startServer, type RunningServer } from '../../scripts/lib/local-server.ts';
 import { materializeServedEvents } from './served-events.ts';
 
 export const BUILD_ENVIRONMENT_SENTINEL = 'sentinel-5f1e0c2a-not-for-any-bundle';
@@ -43,7 +43,8 @@ export interface ServedOutcome {
 }
 
 export default async function setup(project: TestProject) {
-  const port = await freePort();
+  // Held through the build, whose site address names it, until the server binds it.
+  const { port, release: releasePort } = await reservePort();
   // A value only the build's environment holds: tests/security.test.ts checks that no bundle carries it.
   process.env['DEPARTURES_BOARD_BUILD_SENTINEL'] = BUILD_ENVIRONMENT_SENTINEL;
   const served = await materializeServedEvents();
@@ -54,13 +55,17 @@ export default async function setup(project: TestProject) {
 
   let server: RunningServer | undefined;
   const serving = (async () => {
-    await buildSite({
-      siteUrl: `http://127.0.0.1:${port}`,
-      eventsDir: served.eventsDir,
-      projectDir,
-      outDir: builtDir,
-      repositoryUrl: SERVED_REPOSITORY_URL,
-    });
+    try {
+      await buildSite({
+        siteUrl: `http://127.0.0.1:${port}`,
+        eventsDir: served.eventsDir,
+        projectDir,
+        outDir: builtDir,
+        repositoryUrl: SERVED_REPOSITORY_URL,
+      });
+    } finally {
+      await releasePort();
+    }
     server = await startServer({
       port,
       persistTo: stateDir,
