@@ -81,7 +81,8 @@ export interface ServeOptions {
   migrate?: boolean;
   /**
    * The debugger's port. Left out, wrangler takes 9229 or the next free one, and two servers or a build's
-   * prerendering starting at the same moment can both pick the same one (EADDRINUSE).
+   * prerendering starting at the same moment can both pick the same one (EADDRINUSE). 0: the system gives one
+   * as the socket binds, which no other process can take first.
    */
   inspectorPort?: number;
 }
@@ -322,7 +323,7 @@ export async function startServer(
   for (let attempt = 1; ; attempt += 1) {
     const port = options.port ?? (await freePort());
     const baseUrl = `http://127.0.0.1:${port}`;
-    const server = await serveBuild({ inspectorPort: await freePort(), ...options, port, persistTo: state, vapid });
+    const server = await serveBuild({ inspectorPort: 0, ...options, port, persistTo: state, vapid });
     let log = '';
     const keep = (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-OUTPUT_KEPT_CHARS);
