@@ -3,7 +3,6 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LOCAL_STATE_DIR } from '../../src/node/local-state.ts';
 import { vapidSecrets, type VapidSecrets } from '../../src/node/local-vapid.ts';
 import { applyMigrations, type D1DatabaseConfig } from './local-d1.ts';
@@ -79,16 +78,7 @@ export interface ServeOptions {
   vars?: Readonly<Record<string, string>>;
   /** `false`: the caller applied the migrations itself (`migrateLocalState`), as `npm start` does to time them. */
   migrate?: boolean;
-  /**
-   * The debugger's port. Left out, wrangler takes 9229 or the next free one, and two servers or a build's
-   * prerendering starting at the same moment can both pick the same one (EADDRINUSE). 0: the system gives one
-   * as the socket binds, which no other process can take first.
-   */
-  inspectorPort?: number;
 }
-
-/** Settles once a server's secrets file is removed, after the server exited. */
-const secretsRemoved = new WeakMap<ChildProcess, Promise<void>>();
 
 /**
  * Serves the last build in workerd (`wrangler dev` on the built worker); await `waitUntilServing` next. First
@@ -107,13 +97,11 @@ export async function serveBuild({
   vars = {},
   vapid,
   secrets = {},
-  inspectorPort,
   migrate = true,
 }: ServeOptions): Promise<ChildProcess> {
   if (migrate) await migrateLocalState(workerConfig, persistTo);
   const secretsFile = await writeSecretsFile(persistTo, { ...(vapid ?? (await vapidSecrets())), ...secrets });
   const args = [WRANGLER, 'dev', '--config', workerConfig, '--port', String(port), '--ip', host];
-  if (inspectorPort !== undefined) args.push('--inspector-port', String(inspectorPort));
   args.push('--show-interactive-dev-session=false', '--log-level', 'warn', '--test-scheduled');
   args.push('--persist-to', persistTo, '--env-file', secretsFile);
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
@@ -124,10 +112,7 @@ export async function serveBuild({
     detached: true,
   });
   // The file lives as long as the server: secrets set in the environment get no lasting copy on disk.
-  secretsRemoved.set(
-    server,
-    new Promise<void>((resolve) => server.on('exit', () => void rm(secretsFile, { force: true }).finally(resolve))),
-  );
+  server.on('exit', () => void rm(secretsFile, { force: true }));
   return server;
 }
 
@@ -162,27 +147,6 @@ export function stopServer(server: ChildProcess, signal: NodeJS.Signals = 'SIGTE
   }
 }
 
-/**
- * Ends the server's process group and waits until wrangler has exited (a hang guard scaled with the load, then
- * SIGKILL), and until its secrets file is gone.
- */
-async function stopServerAndWait(server: ChildProcess): Promise<void> {
-  if (server.pid !== undefined && server.exitCode === null && server.signalCode === null) {
-    const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-    stopServer(server);
-    let guard: NodeJS.Timeout | undefined;
-    const killed = new Promise<void>((resolve) => {
-      guard = setTimeout(() => {
-        stopServer(server, 'SIGKILL');
-        resolve();
-      }, scaled(15_000));
-    });
-    await Promise.race([exited, killed.then(() => exited)]);
-    clearTimeout(guard);
-  }
-  await secretsRemoved.get(server);
-}
-
 /** An answer at a server's address that is not its worker's: another process took the port it was given. */
 export class ForeignAnswer extends Error {
   override name = 'ForeignAnswer';
@@ -194,7 +158,7 @@ export class ForeignAnswer extends Error {
  */
 export async function waitUntilServing(
   url: string,
-  server: ChildProcess,
+  server: Pick<ChildProcess, 'exitCode'>,
   timeoutMs = 60_000,
   /** Whether an answer is the awaited server's own; another one is a `ForeignAnswer` (by default any answer is). */
   isOwn: (response: Response) => boolean = () => true,
@@ -277,21 +241,26 @@ export interface RunningServer {
    * path runs the worker first), which starts a new build's push dispatch (docs/delivery.md).
    */
   firstRequestAt: number;
-  /** Resident memory of the server's processes (wrangler and workerd), in bytes, read from /proc. */
+  /**
+   * Resident memory of the workerd processes this process started, in bytes, read from /proc: the server's own
+   * when it is the process's only one (the load benchmark's).
+   */
   residentBytes(): Promise<number>;
-  /** What the server printed so far (its last 1 MiB): the worker's warnings and errors, wrangler's own lines. */
+  /** What the worker logged so far (its last 1 MiB), one `level: message` line each: its warnings and errors. */
   output(): string;
   stop(): Promise<void>;
 }
 
-async function residentBytesOfGroup(groupId: number): Promise<number> {
+/** Resident memory of the workerd processes whose parent is this process, from /proc. */
+async function residentBytesOfOwnWorkerd(): Promise<number> {
   let total = 0;
   for (const entry of await readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // Fields after the command name: state ppid pgrp …; the name may hold spaces, so split after ')'.
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    // Fields after the command name: state ppid …; the name may hold spaces, so split after ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) !== groupId) continue;
+    if (name !== 'workerd' || Number(fields[1]) !== process.pid) continue;
     const status = await readFile(`/proc/${entry}/status`, 'utf8').catch(() => '');
     const kib = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
     total += Number(kib ?? 0) * 1024;
@@ -300,8 +269,24 @@ async function residentBytesOfGroup(groupId: number): Promise<number> {
 }
 
 /**
- * Serves a build on a free port with its own state folder, and resolves once it answers `readyPath` (a
- * static file by default, so that the worker's first request is still to come: the cold start).
+ * wrangler's programmatic dev server, loaded once per process. Its environment is set first, as `quietToolEnv` is
+ * for the command: no metrics, no request for the `cf` object this machine cannot reach, and its own lines only
+ * from warnings up (the worker's log is taken apart: `RunningServer.output`).
+ */
+let wranglerApi: Promise<typeof import('wrangler')> | undefined;
+function wrangler(): Promise<typeof import('wrangler')> {
+  const { NO_COLOR: _colour, ASTRO_TELEMETRY_DISABLED: _astro, ...wranglerEnv } = quietToolEnv;
+  Object.assign(process.env, wranglerEnv, { WRANGLER_LOG: process.env.WRANGLER_LOG ?? 'warn' });
+  wranglerApi ??= import('wrangler');
+  return wranglerApi;
+}
+
+/**
+ * Serves a build in workerd, started from this process by wrangler's own dev server (`unstable_startWorker`, what
+ * `wrangler dev` runs; no wrangler process of its own, which cost about 1.5 s of CPU per start), with its own state
+ * folder, on `port` or one the system gives as it binds; resolves once it answers `readyPath` (a static file by
+ * default, so that the worker's first request is still to come: the cold start). `npm start` runs the command
+ * instead (`serveBuild`), whose log the person reads.
  */
 export async function startServer(
   options: Omit<ServeOptions, 'port' | 'stdio' | 'workerConfig'> & {
@@ -317,56 +302,69 @@ export async function startServer(
   // A key pair of the state folder's own unless one is given (never the environment's or `npm start`'s file),
   // kept across a restart on the same state, as a deployment keeps its key.
   const vapid = options.vapid ?? (await vapidSecrets({}, path.join(state, 'vapid-keys.local.json')));
-  // A free port is free when asked, not always when the server binds it: on a machine running other servers (other
-  // test files' workerd and their internal ports), another may take it first, and its answers would pass for ours.
-  // So an answer without the worker's headers is another process's, and a port this function chose is chosen again.
-  for (let attempt = 1; ; attempt += 1) {
-    const port = options.port ?? (await freePort());
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const server = await serveBuild({ inspectorPort: 0, ...options, port, persistTo: state, vapid });
-    let log = '';
-    const keep = (chunk: Buffer) => {
-      log = (log + chunk.toString()).slice(-OUTPUT_KEPT_CHARS);
+  if (options.migrate !== false) await migrateLocalState(options.workerConfig, state);
+  const secretsFile = await writeSecretsFile(state, { ...vapid, ...options.secrets });
+  let log = '';
+  const { unstable_startWorker } = await wrangler();
+  const worker = await unstable_startWorker({
+    config: options.workerConfig,
+    envFiles: [secretsFile],
+    bindings: Object.fromEntries(
+      Object.entries(options.vars ?? {}).map(([name, value]) => [name, { type: 'plain_text' as const, value }]),
+    ),
+    dev: {
+      server: { hostname: options.host ?? '127.0.0.1', port: options.port ?? 0 },
+      inspector: false,
+      persist: state,
+      testScheduled: true,
+      watch: false,
+      structuredLogsHandler: ({ level, message }: { level: string; message: string }) => {
+        log = `${log}${level}: ${message}\n`.slice(-OUTPUT_KEPT_CHARS);
+      },
+    },
+  });
+  // Disposed and waited for: a restart on the same state (a test's deploy) must not meet the old server still
+  // holding its database; the secrets file lives as long as the server.
+  const stop = async () => {
+    await worker.dispose();
+    await rm(secretsFile, { force: true });
+    if (ownState) await rm(state, { recursive: true, force: true });
+  };
+  try {
+    await withinScaled(worker.ready, 60_000, 'the local server did not start');
+    const baseUrl = new URL(await worker.url).origin;
+    const firstRequestAt = await waitUntilServing(
+      `${baseUrl}${options.readyPath ?? '/favicon.svg'}`,
+      { exitCode: null },
+      undefined,
+      answersFromTheWorker,
+    );
+    return {
+      baseUrl,
+      stateDir: state,
+      firstRequestAt,
+      stop,
+      residentBytes: residentBytesOfOwnWorkerd,
+      output: () => log,
     };
-    server.stdout?.on('data', keep);
-    server.stderr?.on('data', keep);
-    const outputClosed = new Promise<void>((resolve) => server.once('close', () => resolve()));
-    // Ended and waited for: a restart on the same state (a test's deploy) must not meet the old server still
-    // holding its database, nor its exit removing the secrets file the new one was just given.
-    const stop = async () => {
-      await stopServerAndWait(server);
-      if (ownState) await rm(state, { recursive: true, force: true });
-    };
-    try {
-      const firstRequestAt = await waitUntilServing(
-        `${baseUrl}${options.readyPath ?? '/favicon.svg'}`,
-        server,
-        undefined,
-        answersFromTheWorker,
-      );
-      const residentBytes = () => residentBytesOfGroup(server.pid ?? -1);
-      return { baseUrl, stateDir: state, firstRequestAt, stop, residentBytes, output: () => log };
-    } catch (error) {
-      // An exited server's last words may still be in its pipes: read them before judging why it exited.
-      if (server.exitCode !== null) await Promise.race([outputClosed, sleep(scaled(5_000))]);
-      if (options.port === undefined && attempt < 3 && lostItsPort(error, server, log)) {
-        await stopServerAndWait(server);
-        continue;
-      }
-      await stop();
-      throw new Error(`${(error as Error).message}\n${log}`);
-    }
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n${log}`);
   }
 }
 
-/**
- * Whether a server failed only because another process took a port chosen for it between the choice and the bind:
- * one answered in its place, or it exited saying an address was in use (its own port, its inspector's, or one of
- * workerd's sockets).
- */
-function lostItsPort(error: unknown, server: ChildProcess, log: string): boolean {
-  if (error instanceof ForeignAnswer) return true;
-  return server.exitCode !== null && /Address already in use|EADDRINUSE/.test(log);
+/** `promise`, or a rejection saying `what` after `timeoutMs` scaled by the machine's load: a hang guard. */
+async function withinScaled<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = scaled(timeoutMs);
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${limit} ms`)), limit);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Every answer of the worker carries `nosniff` (src/server/http/cors.ts); no other local server's does. */
