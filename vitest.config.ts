@@ -178,6 +178,9 @@ export default defineConfig({
     // in-process files run in two of their own (IN_PROCESS).
     maxWorkers: OUT_OF_PROCESS.maxWorkers,
     sequence: { sequencer: LongestFirst },
+    // wrangler's local runtime, started in the test's process (scripts/lib/local-server.ts), prints a line of
+    // information for each server's asset rules and each queue batch, whatever its log level: not the tests' output.
+    onConsoleLog: (log) => !log.startsWith('[wrangler:info]'),
     projects: [
       ...CLOCK_SHIFTS_DAYS.map(coreAt),
       {

@@ -270,13 +270,15 @@ async function residentBytesOfOwnWorkerd(): Promise<number> {
 
 /**
  * wrangler's programmatic dev server, loaded once per process. Its environment is set first, as `quietToolEnv` is
- * for the command: no metrics, no request for the `cf` object this machine cannot reach, and its own lines only
- * from warnings up (the worker's log is taken apart: `RunningServer.output`).
+ * for the command: no metrics, no request for the `cf` object this machine cannot reach. The worker's log is taken
+ * apart (`RunningServer.output`); wrangler's own lines from warnings up, but for two kinds of information its local
+ * runtime prints whatever the level (the assets' header rules read, a queue batch delivered), which the tests'
+ * configuration leaves out of their output (vitest.config.ts).
  */
 let wranglerApi: Promise<typeof import('wrangler')> | undefined;
 function wrangler(): Promise<typeof import('wrangler')> {
   const { NO_COLOR: _colour, ASTRO_TELEMETRY_DISABLED: _astro, ...wranglerEnv } = quietToolEnv;
-  Object.assign(process.env, wranglerEnv, { WRANGLER_LOG: process.env.WRANGLER_LOG ?? 'warn' });
+  Object.assign(process.env, wranglerEnv);
   wranglerApi ??= import('wrangler');
   return wranglerApi;
 }
@@ -315,6 +317,7 @@ export async function startServer(
     dev: {
       server: { hostname: options.host ?? '127.0.0.1', port: options.port ?? 0 },
       inspector: false,
+      logLevel: 'warn',
       persist: state,
       testScheduled: true,
       watch: false,
