@@ -7,7 +7,7 @@ import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
 import { type RunningServer, startServer } from '../scripts/lib/local-server.ts';
 import { TRANSLATIONS } from '../src/core/i18n/index.ts';
 import type { Locale } from '../src/core/vocabulary.ts';
-import { launchSharedChromium } from './support/browser.ts';
+import { launchSharedChromium, type SharedChromium } from './support/browser.ts';
 import { type ChatReceiver, startChatReceiver } from './support/chat-receiver.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
 import { scaled } from '../scripts/lib/load-scaled.ts';
@@ -61,7 +61,7 @@ const CHANNELS = ['browser', 'chat', 'telegram', 'ntfy', 'feeds', 'calendars', '
 const PLACEHOLDER = 'https://discord.com/api/webhooks/<id>/<token>';
 
 // One Chromium for the file; each page in a context of its own (a fresh profile, the options of its test).
-let chromium: Awaited<ReturnType<typeof launchSharedChromium>>;
+let chromium: SharedChromium;
 beforeAll(async () => {
   chromium = await launchSharedChromium();
 }, scaled(60_000));

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Event } from '../src/core/schemas.ts';
-import { launchChromium } from './support/browser.ts';
+import { launchSharedChromium, type SharedChromium } from './support/browser.ts';
 import { publishedFromContent } from './support/published.ts';
 import { SERVED_REPOSITORY_URL } from './support/served-build.ts';
 
@@ -19,15 +19,20 @@ let withoutScript: BrowserContext;
 let withScript: BrowserContext;
 let published: Event[];
 
+/** One Chromium, a context each for JavaScript off and on (a launch each cost a second of CPU). */
+let chromium: SharedChromium;
+
 beforeAll(async () => {
+  chromium = await launchSharedChromium();
   [withoutScript, withScript] = await Promise.all([
-    launchChromium({ javaScriptEnabled: false }),
-    launchChromium({ permissions: ['clipboard-read', 'clipboard-write'] }),
+    chromium.newContext({ javaScriptEnabled: false }),
+    chromium.newContext({ permissions: ['clipboard-read', 'clipboard-write'] }),
   ]);
   published = (await publishedFromContent()).events;
 });
 afterAll(async () => {
   await Promise.all([withoutScript?.close(), withScript?.close()]);
+  await chromium?.close();
 });
 
 async function open(context: BrowserContext, path: string, width = 1280): Promise<Page> {

@@ -1,11 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { launchChromium } from './support/browser.ts';
+import { launchSharedChromium, type SharedChromium } from './support/browser.ts';
 
 const baseUrl = inject('baseUrl');
+/** One Chromium; each test a context of its own in it (a zone, JavaScript off): a launch each cost a second of CPU. */
+let chromium: SharedChromium;
 let browser: BrowserContext | undefined;
+beforeAll(async () => {
+  chromium = await launchSharedChromium();
+});
+afterAll(async () => {
+  await chromium?.close();
+});
 afterEach(async () => {
   await browser?.close();
   browser = undefined;
@@ -18,7 +26,7 @@ const dtstarts = (text: string) =>
 
 describe('the window tracker page in Chromium', () => {
   it('with JavaScript: detects the zone, converts as you type, and downloads a calendar that parses', async () => {
-    browser = await launchChromium({ timezoneId: 'Asia/Shanghai' });
+    browser = await chromium.newContext({ timezoneId: 'Asia/Shanghai' });
     const page = await browser.newPage();
     await page.goto(`${baseUrl}/tracker`);
     await expect.poll(() => page.inputValue('input[name=tz]')).toBe('Asia/Shanghai');
@@ -34,7 +42,7 @@ describe('the window tracker page in Chromium', () => {
   });
 
   it('without JavaScript: the GET form answers with the link, and the link answers with the calendar', async () => {
-    browser = await launchChromium({ javaScriptEnabled: false });
+    browser = await chromium.newContext({ javaScriptEnabled: false });
     const page = await browser.newPage();
     await page.goto(`${baseUrl}/zh/tracker`);
     expect(await page.isHidden('#tracker-link')).toBe(true);
@@ -54,7 +62,7 @@ describe('the window tracker page in Chromium', () => {
   });
 
   it('the time-zone pattern compiles under the v flag browsers apply, and checks what it should', async () => {
-    browser = await launchChromium({ javaScriptEnabled: false });
+    browser = await chromium.newContext({ javaScriptEnabled: false });
     const page = await browser.newPage();
     const consoleErrors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));

@@ -53,16 +53,19 @@ export async function launchChromium(options: BrowserContextOptions = {}): Promi
   return context;
 }
 
+/** One browser process whose contexts are each a fresh profile: `launchSharedChromium`. */
+export interface SharedChromium {
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
 /**
  * One Chromium for a file whose tests each want a browser of their own (JavaScript off, a client address of their
  * own): each gets a new context, a fresh profile in the one browser (no cookies, storage or cache of another), for
  * a fraction of a launch (a launch is about a second of CPU: the browser, its GPU, network and zygote processes).
  * Not for push: a context without a profile on disk has no push service.
  */
-export async function launchSharedChromium(): Promise<{
-  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
-  close(): Promise<void>;
-}> {
+export async function launchSharedChromium(): Promise<SharedChromium> {
   const found = await findChromium();
   const browser = await chromium.launch({
     executablePath: found.executablePath,
