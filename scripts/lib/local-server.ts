@@ -306,6 +306,11 @@ export async function startServer(
   const vapid = options.vapid ?? (await vapidSecrets({}, path.join(state, 'vapid-keys.local.json')));
   if (options.migrate !== false) await migrateLocalState(options.workerConfig, state);
   const secretsFile = await writeSecretsFile(state, { ...vapid, ...options.secrets });
+  // The secrets file lives as long as the server; a state folder of this function's own goes with it.
+  const cleanUp = async () => {
+    await rm(secretsFile, { force: true });
+    if (ownState) await rm(state, { recursive: true, force: true });
+  };
   let log = '';
   const { unstable_startWorker } = await wrangler();
   const worker = await unstable_startWorker({
@@ -325,20 +330,22 @@ export async function startServer(
         log = `${log}${level}: ${message}\n`.slice(-OUTPUT_KEPT_CHARS);
       },
     },
+  }).catch(async (error: Error) => {
+    await cleanUp();
+    throw error;
   });
   // Disposed and waited for: a restart on the same state (a test's deploy) must not meet the old server still
-  // holding its database; the secrets file lives as long as the server.
+  // holding its database.
   const stop = async () => {
     await worker.dispose();
-    await rm(secretsFile, { force: true });
-    if (ownState) await rm(state, { recursive: true, force: true });
+    await cleanUp();
   };
   try {
     await withinScaled(worker.ready, 60_000, 'the local server did not start');
     const baseUrl = new URL(await worker.url).origin;
     const firstRequestAt = await waitUntilServing(
       `${baseUrl}${options.readyPath ?? '/favicon.svg'}`,
-      { exitCode: null },
+      { exitCode: null }, // no process of its own that could exit: workerd's failures reject `ready`
       undefined,
       answersFromTheWorker,
     );
@@ -351,7 +358,8 @@ export async function startServer(
       output: () => log,
     };
   } catch (error) {
-    await stop();
+    // The start's own error is the one to report, not a failure of the clean-up after it.
+    await stop().catch(() => undefined);
     throw new Error(`${(error as Error).message}\n${log}`);
   }
 }
