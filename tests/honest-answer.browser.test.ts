@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BOARD_STATUSES, PROVIDERS } from '../src/core/vocabulary.ts';
 import { type AnswersBoard, answersBoardEvents } from './support/answers-board.ts';
-import { launchSharedChromium, type SharedChromium } from './support/browser.ts';
+import { launchWithAndWithoutScript } from './support/browser.ts';
 import { serveEventsCopy } from './support/honest-rows.ts';
 import { scaled } from '../scripts/lib/load-scaled.ts';
 
@@ -31,7 +31,7 @@ const ANNOUNCED_AHEAD_MS = 6 * 3_600_000;
 /** How long ago it took effect on the board that server answers "later" with (rows that keep current, below). */
 const ANNOUNCED_PASSED_MS = 60_000;
 
-let chromium: SharedChromium;
+let closeChromium: (() => Promise<void>) | undefined;
 let browser: BrowserContext;
 let noScript: BrowserContext;
 let board: AnswersBoard;
@@ -51,13 +51,9 @@ beforeAll(async () => {
       serveEventsCopy(inject('builtDir'), board.events, now),
       serveEventsCopy(inject('builtDir'), boardLater.events, now),
     ]),
-    // One Chromium, a context each for JavaScript on and off (a launch each cost a second of CPU).
-    launchSharedChromium().then(async (launched) => {
-      chromium = launched;
-      return Promise.all([
-        launched.newContext({ timezoneId: 'Asia/Tokyo' }),
-        launched.newContext({ timezoneId: 'Asia/Tokyo', javaScriptEnabled: false }),
-      ]);
+    launchWithAndWithoutScript({ timezoneId: 'Asia/Tokyo' }).then(({ withScript, noScript, close }) => {
+      closeChromium = close;
+      return [withScript, noScript] as const;
     }),
   ]);
   baseUrl = served[0]!.server.baseUrl;
@@ -67,8 +63,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), noScript?.close(), stop?.()]);
-  await chromium?.close();
+  await Promise.all([closeChromium?.(), stop?.()]);
 });
 
 async function open(path: string, screen: { width: number; height: number }, context = browser): Promise<Page> {

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PREFIXED_LANGUAGES } from '../src/core/languages.ts';
 import { PROVIDERS } from '../src/core/vocabulary.ts';
-import { launchSharedChromium, type SharedChromium } from './support/browser.ts';
+import { launchWithAndWithoutScript } from './support/browser.ts';
 import { serveHonestRows, type HonestRows } from './support/honest-rows.ts';
 
 /**
@@ -29,25 +29,22 @@ const BOTH_LANGUAGES = PAGES.flatMap((path) => [path, path === '/' ? '/zh' : `/z
  */
 const readsTheBoard = (path: string) => !/\/(tracker|api|about)$/.test(path);
 
-let chromium: SharedChromium;
+let closeChromium: (() => Promise<void>) | undefined;
 let browser: BrowserContext;
 let noScript: BrowserContext;
 let honest: HonestRows & { server: { baseUrl: string }; stop: () => Promise<void> };
 
 beforeAll(async () => {
-  // One Chromium, a context each for JavaScript on and off (a launch each cost a second of CPU).
-  const launching = launchSharedChromium().then(async (launched) => {
-    chromium = launched;
-    return Promise.all([
-      launched.newContext({ timezoneId: 'Asia/Tokyo' }),
-      launched.newContext({ timezoneId: 'Asia/Tokyo', javaScriptEnabled: false }),
-    ]);
-  });
-  [[browser, noScript], honest] = await Promise.all([launching, serveHonestRows(inject('builtDir'), new Date())]);
+  [[browser, noScript], honest] = await Promise.all([
+    launchWithAndWithoutScript({ timezoneId: 'Asia/Tokyo' }).then(({ withScript, noScript, close }) => {
+      closeChromium = close;
+      return [withScript, noScript] as const;
+    }),
+    serveHonestRows(inject('builtDir'), new Date()),
+  ]);
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), noScript?.close(), honest?.stop()]);
-  await chromium?.close();
+  await Promise.all([closeChromium?.(), honest?.stop()]);
 });
 
 /**
