@@ -111,6 +111,9 @@ const REAL_CLOCK_ONLY = [
  * the clock, need more workers than cores. Vitest runs projects with other worker counts in groups one after another
  * (`sequence.groupOrder`).
  */
+/** Every project's: the folders a test file made with tempFolder (tests/support/temp-folders.ts) go after its last hook. */
+const TEMP_FOLDERS_REMOVED = 'tests/support/temp-folders-removed.ts';
+
 const IN_PROCESS = { maxWorkers: 2, groupOrder: 1 };
 const OUT_OF_PROCESS = { maxWorkers: 4, groupOrder: 0 };
 
@@ -127,7 +130,7 @@ const coreAt = (days: number) => ({
     // Vitest's 5 s, scaled by the machine's load when the run starts (scripts/lib/load-scaled.ts): a hang guard.
     testTimeout: scaled(10_000),
     hookTimeout: scaled(10_000),
-    setupFiles: ['tests/support/shifted-clock.ts', 'tests/support/fresh-isolate.ts'],
+    setupFiles: ['tests/support/shifted-clock.ts', 'tests/support/fresh-isolate.ts', TEMP_FOLDERS_REMOVED],
     // Two workers, in a group of their own that runs last (IN_PROCESS above).
     maxWorkers: IN_PROCESS.maxWorkers,
     sequence: { groupOrder: IN_PROCESS.groupOrder },
@@ -190,6 +193,7 @@ export default defineConfig({
           include: ['tests/node/**/*.test.ts'],
           sequence: { groupOrder: OUT_OF_PROCESS.groupOrder },
           environment: 'node',
+          setupFiles: [TEMP_FOLDERS_REMOVED],
           testTimeout: scaled(60_000),
           hookTimeout: scaled(60_000),
         },
@@ -202,7 +206,7 @@ export default defineConfig({
           exclude: OWN_BUILD_FILES,
           globalSetup: ['tests/support/served-build.ts'],
           // Each file waits for the shared build, made while the core and node files run.
-          setupFiles: ['tests/support/served-ready.ts'],
+          setupFiles: ['tests/support/served-ready.ts', TEMP_FOLDERS_REMOVED],
         },
       },
       {
@@ -210,6 +214,7 @@ export default defineConfig({
           ...SERVED_OPTIONS,
           name: 'builds',
           include: OWN_BUILD_FILES,
+          setupFiles: [TEMP_FOLDERS_REMOVED],
         },
       },
     ],

@@ -1,10 +1,9 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
 import { measureWorkerBundle } from '../scripts/lib/bundle-size.ts';
 import { LANGUAGES } from '../src/core/languages.ts';
+import { tempFolder } from './support/temp-folders.ts';
 
 /** Size budgets, deterministic for a given build (times are the benchmark's business, not the tests'). */
 
@@ -25,7 +24,7 @@ const gzippedSize = async (url: string) => gzipSync(Buffer.from(await (await fet
 
 describe('budgets', () => {
   it(`the worker bundle is under ${CODE_AND_TWO_LANGUAGES_KIB} KiB gzip, plus ${WORDS_KIB_PER_LANGUAGE} KiB per language beyond two (${WORKER_BUDGET_KIB} KiB)`, async () => {
-    const outdir = await mkdtemp(path.join(tmpdir(), 'departures-board-bundle-'));
+    const outdir = tempFolder('bundle');
     // The run's own build (never the checkout's dist/, which a fresh clone does not have).
     const { gzipKiB } = measureWorkerBundle(outdir, path.join(inject('builtDir'), 'server/wrangler.json'));
     expect(gzipKiB).toBeLessThan(WORKER_BUDGET_KIB);

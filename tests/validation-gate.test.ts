@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, stat, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSite } from '../scripts/lib/local-server.ts';
 import { makeEvent } from '../src/core/test-events.ts';
 import { writeEventTree } from './support/event-trees.ts';
+import { tempFolder } from './support/temp-folders.ts';
 
 const good = makeEvent({ id: 'good-1', announcedAt: '2026-01-02T03:04:05.678Z' });
 const other = makeEvent({ id: 'other-1', provider: 'provider_b', announcedAt: '2026-01-03T03:04:05.678Z' });
@@ -31,10 +31,10 @@ const runValidate = (eventsDir: string) =>
   });
 
 /** A folder of its own for each build: the shared build in dist/ is being served to the other files meanwhile. */
-const outDirOfItsOwn = () => mkdtemp(path.join(tmpdir(), 'departures-board-refused-build-'));
+const outDirOfItsOwn = () => tempFolder('refused-build');
 
 const buildFailure = async (eventsDir: string, outDir?: string): Promise<Error> =>
-  buildSite({ siteUrl: 'http://127.0.0.1:1', eventsDir, outDir: outDir ?? (await outDirOfItsOwn()) }).then(
+  buildSite({ siteUrl: 'http://127.0.0.1:1', eventsDir, outDir: outDir ?? outDirOfItsOwn() }).then(
     () => new Error('the build succeeded'),
     (error: Error) => error,
   );
@@ -224,7 +224,7 @@ describe('the build', () => {
   // are the validator's and the first hook's in-process tests).
   it('refuses a tree with bad files and symbolic links, names each, and publishes nothing', async () => {
     // An earlier publication in the output folder, which a refused build must leave as it was.
-    const outDir = await outDirOfItsOwn();
+    const outDir = outDirOfItsOwn();
     const publishedData = path.join(outDir, 'client/data/board.json');
     await mkdir(path.dirname(publishedData), { recursive: true });
     await writeFile(publishedData, '{"published": "before"}');

@@ -1,12 +1,12 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidDatasetMarker, readDatasetMarker } from './dataset-marker.ts';
+import { tempFolder } from '../../tests/support/temp-folders.ts';
 
 /** A content folder with an events folder, and the marker beside it when `marker` is given. */
 async function contentFolder(marker?: string): Promise<string> {
-  const content = await mkdtemp(path.join(tmpdir(), 'departures-board-marker-'));
+  const content = tempFolder('marker');
   await mkdir(path.join(content, 'events'));
   if (marker !== undefined) await writeFile(path.join(content, 'dataset.json'), marker);
   return path.join(content, 'events');

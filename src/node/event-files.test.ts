@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, open, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEventTree } from './event-files.ts';
+import { tempFolder } from '../../tests/support/temp-folders.ts';
 
 async function tree(): Promise<string> {
-  const root = path.join(await mkdtemp(path.join(tmpdir(), 'departures-board-reader-')), 'events');
+  const root = path.join(tempFolder('reader'), 'events');
   await mkdir(path.join(root, 'provider_a'), { recursive: true });
   return root;
 }

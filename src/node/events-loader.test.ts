@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoaderContext } from 'astro/loaders';
 import { describe, expect, it } from 'vitest';
 import { makeEvent } from '../core/test-events.ts';
 import { validatedEventsLoader } from './events-loader.ts';
+import { tempFolder } from '../../tests/support/temp-folders.ts';
 
 /** The parts of Astro's loader context the loader uses, with a store that is a plain Map. */
 function fakeContext() {
@@ -25,7 +25,7 @@ function fakeContext() {
 }
 
 async function tree(): Promise<string> {
-  const root = path.join(await mkdtemp(path.join(tmpdir(), 'departures-board-loader-')), 'events');
+  const root = path.join(tempFolder('loader'), 'events');
   await mkdir(path.join(root, 'provider_a'), { recursive: true });
   return root;
 }

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempFolder } from '../support/temp-folders.ts';
 
 /**
  * The watch workflow's git steps (scripts/drafts-branch.ts) against real repositories: a bare "GitHub"
@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 const SCRIPT = path.resolve('scripts/drafts-branch.ts');
 
 async function repositories() {
-  const root = await mkdtemp(path.join(tmpdir(), 'departures-board-drafts-'));
+  const root = tempFolder('drafts');
   const origin = path.join(root, 'origin.git');
   const git = (cwd: string, ...args: string[]) =>
     execFileSync(

@@ -1,15 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkEventTree } from '../../src/node/check-event-tree.ts';
 import { copyServedEvents } from '../support/served-events.ts';
+import { tempFolder } from '../support/temp-folders.ts';
 
 /** npm run event:add and event:verify, run on a temporary copy of a fixture tree (never content/events). */
 
 async function copyOfEvents() {
-  const root = path.join(await mkdtemp(path.join(tmpdir(), 'departures-board-events-')), 'events');
+  const root = path.join(tempFolder('events'), 'events');
   await copyServedEvents(root);
   return root;
 }

@@ -1,10 +1,10 @@
 import { validateWorkflow } from '@action-validator/core';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { tempFolder } from '../support/temp-folders.ts';
 
 /** The GitHub workflows and forms parse, pin their actions, ask for little, and call what exists. */
 
@@ -121,7 +121,7 @@ describe('GitHub workflows', () => {
   });
 
   it('.ci/data-only-push calls a push data-only only when every changed file is under content/events/', () => {
-    const repo = mkdtempSync(path.join(tmpdir(), 'departures-board-data-only-'));
+    const repo = tempFolder('data-only');
     const git = (...args: string[]) => {
       const result = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
       expect(result.status, result.stderr).toBe(0);
@@ -208,7 +208,7 @@ describe('the Node version', () => {
 
 describe('SITE_URL', () => {
   it('a build in CI without SITE_URL stops before any work, with a message that names SITE_URL', () => {
-    const outDir = mkdtempSync(path.join(tmpdir(), 'departures-board-no-site-url-'));
+    const outDir = tempFolder('no-site-url');
     const result = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build', '--outDir', outDir], {
       encoding: 'utf8',
       env: { ...process.env, CI: 'true', SITE_URL: '', ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1' },

@@ -1,14 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyServedEvents } from '../support/served-events.ts';
+import { tempFolder } from '../support/temp-folders.ts';
 
 /** The job summary of a pull request, from a real git history in a scratch repository. */
 describe('scripts/pr-events-summary.ts', () => {
   it('lists the events a branch adds, changes and removes', async () => {
-    const repo = await mkdtemp(path.join(tmpdir(), 'departures-board-git-'));
+    const repo = tempFolder('git');
     const git = (...args: string[]) =>
       execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.example', ...args], {
         cwd: repo,

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkEventTree } from '../../src/node/check-event-tree.ts';
 import { copyServedEvents } from '../support/served-events.ts';
 import { runWatch } from '../../src/node/watch/run-watch.ts';
+import { tempFolder } from '../support/temp-folders.ts';
 
 /** The watcher against fixture feeds served on loopback, with a copy of content/ (never the real one). */
 
@@ -64,7 +64,7 @@ afterAll(() => {
 const WATCH_NOW = new Date('2026-11-21T12:00:00.000Z');
 
 async function workspace(feeds: Record<string, { account: string; feed: string }[]>) {
-  const root = await mkdtemp(path.join(tmpdir(), 'departures-board-watch-'));
+  const root = tempFolder('watch');
   await copyServedEvents(path.join(root, 'content/events'), WATCH_NOW);
   await writeFile(path.join(root, 'sources.json'), JSON.stringify(feeds));
   await writeFile(path.join(root, 'state.json'), '{"seen": {}}');
