@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { chromium, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 import { findChromium } from '../../scripts/lib/chromium.ts';
 import { scaled } from '../../scripts/lib/load-scaled.ts';
+import { tempFolder } from './temp-folders.ts';
 
 /**
  * A Chromium driven by playwright-core (no browser download): CHROMIUM_PATH, the one that ships inside an npm
@@ -33,7 +31,8 @@ function withScaledLimits(context: BrowserContext): BrowserContext {
 /** A Chromium with a profile of its own, as one person's browser (a service worker and push need one). */
 export async function launchChromium(options: BrowserContextOptions = {}): Promise<BrowserContext> {
   const browser = await findChromium();
-  const profile = await mkdtemp(path.join(tmpdir(), 'departures-board-chromium-'));
+  // Removed after the test file's last hook (tests/support/temp-folders.ts), when Chromium has long stopped writing it.
+  const profile = tempFolder('chromium');
   const context = withScaledLimits(
     await chromium.launchPersistentContext(profile, {
       executablePath: browser.executablePath,
@@ -44,12 +43,6 @@ export async function launchChromium(options: BrowserContextOptions = {}): Promi
       ...options,
     }),
   );
-  // The profile goes with the browser; Chromium may still be writing into it for a moment after the close.
-  context.on('close', () => {
-    rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch((error: Error) =>
-      console.warn(`the Chromium profile ${profile} was left behind: ${error.message}`),
-    );
-  });
   return context;
 }
 
