@@ -18,6 +18,12 @@ export interface LoadTarget {
   method?: 'GET' | 'POST';
   body?: string;
   headers?: Record<string, string>;
+  /**
+   * For a page: the static file of the same build that holds its bytes, its template
+   * (`/data/page-templates/<locale>/<page>`, the page before the slots that change with the clock are filled):
+   * the page's throughput is also given as a ratio to that file's.
+   */
+  ownFile?: string;
 }
 
 export async function loadEndpoint(

@@ -128,10 +128,18 @@ const LOAD_TARGETS: LoadTarget[] = [
     path: '/api/ics?provider=provider_a&resetAt=2026-11-21T18:30:00%2B08:00&weeklyAt=2026-11-23T09:00:00Z',
   },
   { name: '/feed.xml', path: '/feed.xml' },
-  // The pages through the per-minute page cache (src/server/page-cache.ts): at most one render a minute.
-  { name: 'page / (per-minute cache)', path: '/' },
-  { name: 'page /provider_a (per-minute cache)', path: '/provider_a' },
-  { name: 'page /zh (per-minute cache)', path: '/zh' },
+  // The pages through the per-minute page cache (src/server/page-cache.ts): at most one render a minute. Each beside
+  // its own template, a static file of the build with the page's bytes but for the slots.
+  ...(
+    [
+      ['/', '/data/page-templates/en/board'],
+      ['/provider_a', '/data/page-templates/en/provider_a'],
+      ['/zh', '/data/page-templates/zh/board'],
+    ] as const
+  ).flatMap(([page, ownFile]) => [
+    { name: `static file ${ownFile} (the page's template)`, path: ownFile },
+    { name: `page ${page} (per-minute cache)`, path: page, ownFile },
+  ]),
   {
     name: 'MCP tools/call get_status',
     path: '/mcp',
@@ -175,6 +183,7 @@ async function loadSection(): Promise<string> {
         'each round',
         'ratio to favicon',
         "ratio to a page's size",
+        'ratio to its own file',
         'p50 ms',
         'p99 ms',
         'errors',
@@ -190,6 +199,7 @@ async function loadSection(): Promise<string> {
           .join(' / '),
         (result.requestsPerSecond / favicon!).toFixed(2),
         (result.requestsPerSecond / pageSized!).toFixed(2),
+        ownFileRatio(LOAD_TARGETS[index]!, result, results),
         result.p50Ms,
         result.p99Ms,
         result.errors,
@@ -197,6 +207,12 @@ async function loadSection(): Promise<string> {
       ]),
     ),
   ].join('\n');
+}
+
+/** A page's rate as a ratio to its own file's in the same run (`LoadTarget.ownFile`); empty for every other row. */
+function ownFileRatio(target: LoadTarget, result: LoadResult, results: readonly LoadResult[]): string {
+  const file = results[LOAD_TARGETS.findIndex((other) => other.path === target.ownFile)];
+  return file === undefined ? '' : (result.requestsPerSecond / file.requestsPerSecond).toFixed(2);
 }
 
 /** The round with the median rate; errors and non-2xx answers summed over every round, so that none is hidden. */
