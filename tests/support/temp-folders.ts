@@ -5,7 +5,7 @@ import path from 'node:path';
 /**
  * Folders of a test file's own in the system's temp folder (`departures-board-<name>-XXXXXX`), removed after the
  * file's last hook by tests/support/temp-folders-removed.ts, a setup file of every project: a run of `npm test`
- * leaves nothing behind in the temp folder (before, each run left about a hundred event trees, clones and bundles).
+ * leaves nothing of its own behind in the temp folder.
  */
 const made = new Set<string>();
 
