@@ -102,6 +102,9 @@ const REAL_CLOCK_ONLY = [
   'src/node/source-report.test.ts',
 ];
 
+/** Every project's: the folders a test file made with tempFolder (tests/support/temp-folders.ts) go after its last hook. */
+const TEMP_FOLDERS_REMOVED = 'tests/support/temp-folders-removed.ts';
+
 /**
  * The in-process files (the core projects at every clock) run in two workers, after everything else in four.
  * These files share one module graph per worker (`isolate: false`) and one real D1 per worker (tests/support/state-d1.ts),
@@ -111,9 +114,6 @@ const REAL_CLOCK_ONLY = [
  * the clock, need more workers than cores. Vitest runs projects with other worker counts in groups one after another
  * (`sequence.groupOrder`).
  */
-/** Every project's: the folders a test file made with tempFolder (tests/support/temp-folders.ts) go after its last hook. */
-const TEMP_FOLDERS_REMOVED = 'tests/support/temp-folders-removed.ts';
-
 const IN_PROCESS = { maxWorkers: 2, groupOrder: 1 };
 const OUT_OF_PROCESS = { maxWorkers: 4, groupOrder: 0 };
 
