@@ -30,8 +30,8 @@ beforeAll(async () => {
   ]);
   published = (await publishedFromContent()).events;
 });
+// Closing the browser closes its contexts.
 afterAll(async () => {
-  await Promise.all([withoutScript?.close(), withScript?.close()]);
   await chromium?.close();
 });
 
