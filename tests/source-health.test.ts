@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
 import { writeSourceReport } from '../src/node/source-report.ts';
 import { loadContract } from './support/openapi-contract.ts';
 import { scaled } from '../scripts/lib/load-scaled.ts';
+import { tempFolder } from './support/temp-folders.ts';
 
 /**
  * Source health end to end: `npm run watch` reads two fixture feeds on loopback (one answers, one fails) and
@@ -52,7 +52,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => feeds.listen(0, '127.0.0.1', resolve));
   feedOrigin = `http://127.0.0.1:${(feeds.address() as AddressInfo).port}`;
-  workspace = await mkdtemp(path.join(tmpdir(), 'departures-board-source-health-'));
+  workspace = tempFolder('source-health');
   persistTo = path.join(workspace, 'state');
   await cp(inject('servedEventsDir'), path.join(workspace, 'events'), { recursive: true });
   await writeFile(
@@ -71,7 +71,6 @@ afterAll(async () => {
   await site?.stop();
   feeds.closeAllConnections();
   feeds.close();
-  await rm(workspace, { recursive: true, force: true });
 });
 
 describe('source health, from npm run watch to the served site', () => {

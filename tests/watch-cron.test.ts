@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
@@ -10,6 +9,7 @@ import { rssFeed, startFeedServer, type FeedServer } from './support/feed-server
 import { startPushReceiver, type PushReceiver } from './support/push-receiver.ts';
 import { copyBuild } from './support/served-site.ts';
 import { scaled } from '../scripts/lib/load-scaled.ts';
+import { tempFolder } from './support/temp-folders.ts';
 
 /**
  * From a post to a reviewer, served: a copy of the build whose watch configuration (`/data/watch.json`) names two
@@ -64,9 +64,9 @@ beforeAll(async () => {
   startMinute = new Date(Math.floor(Date.now() / MINUTE) * MINUTE);
   feeds = await startFeedServer();
   receiver = await startPushReceiver();
-  copy = await mkdtemp(path.join(tmpdir(), 'departures-board-watch-dist-'));
-  state = await mkdtemp(path.join(tmpdir(), 'departures-board-watch-state-'));
-  workspace = await mkdtemp(path.join(tmpdir(), 'departures-board-watch-review-'));
+  copy = tempFolder('watch-dist');
+  state = tempFolder('watch-state');
+  workspace = tempFolder('watch-review');
   await copyBuild(inject('builtDir'), copy);
 
   const eventsDir = inject('servedEventsDir');
@@ -104,7 +104,6 @@ afterAll(async () => {
   await server?.stop();
   await feeds?.close();
   await receiver?.close();
-  for (const folder of [copy, state, workspace]) if (folder) await rm(folder, { recursive: true, force: true });
 });
 
 /** `npm run validate` on a copy of the served event tree with `file` added at `relative`: its exit code and output. */

@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/lib/tools.ts';
 import { clockReadingTests } from '../support/clock-readers.ts';
+import { tempFolder } from '../support/temp-folders.ts';
 
 /**
  * The moved clocks run only the in-process files that read the clock (vitest.config.ts; tests/support/clock-readers.ts).
@@ -25,13 +25,12 @@ const files: Record<string, string> = {
 };
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'departures-board-clock-readers-'));
+  root = tempFolder('clock-readers');
   for (const [name, text] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(root, name)), { recursive: true });
     await writeFile(path.join(root, name), text);
   }
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('the files that run at the moved clocks', () => {
   it('are those that read the clock themselves, through any import (static, re-exported, dynamic) or a library', () => {

@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runDoctor, type WranglerRunner } from '../../scripts/lib/doctor.ts';
 import { copyMigratedD1 } from '../../scripts/lib/local-d1.ts';
 import { projectRoot } from '../../scripts/lib/tools.ts';
 import { scaled } from '../../scripts/lib/load-scaled.ts';
+import { tempFolder } from '../support/temp-folders.ts';
 
 /**
  * `npm run doctor` (docs/deploy.md) on the shipped config, which must fail naming each placeholder and SITE_URL,
@@ -51,7 +51,7 @@ function doctor(args: string[], env: Record<string, string>) {
 
 beforeAll(async () => {
   migrations = (await readdir(path.join(projectRoot, 'migrations'))).filter((file) => file.endsWith('.sql')).sort();
-  folder = await mkdtemp(path.join(tmpdir(), 'departures-board-doctor-'));
+  folder = tempFolder('doctor');
   const shipped = await readFile(path.join(projectRoot, 'wrangler.jsonc'), 'utf8');
   // The operator's edit: the two ids wrangler printed, the migrations where they are.
   const filled = shipped
@@ -71,10 +71,6 @@ beforeAll(async () => {
   migratedState = path.join(folder, 'migrated-state');
   await copyMigratedD1([{ binding: 'DB', database_name: 'departures-board', database_id: D1_ID }], migratedState);
 }, scaled(60_000));
-
-afterAll(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
 
 describe('npm run doctor', () => {
   it('fails on the shipped config, naming each placeholder and the missing SITE_URL, one line with its fix each', () => {

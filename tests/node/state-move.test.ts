@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryD1File } from '../../scripts/lib/local-d1.ts';
 import { projectRoot, runWrangler } from '../../scripts/lib/tools.ts';
 import { localD1FileName } from '../support/d1-lock.ts';
 import { scaled } from '../../scripts/lib/load-scaled.ts';
+import { tempFolder } from '../support/temp-folders.ts';
 
 /**
  * `npm run state:move` (docs/delivery.md, "Running it locally and deploying") on a local state folder: a database of
@@ -34,7 +34,7 @@ function moveState(): Promise<{ code: number; output: string }> {
 const rows = (id: string, sql: string) => queryD1File(d1File(id), sql);
 
 beforeAll(async () => {
-  folder = await mkdtemp(path.join(tmpdir(), 'departures-board-state-move-test-'));
+  folder = tempFolder('state-move-test');
   state = path.join(folder, 'state');
   // The older deployment: its migrations, 0001–0007 (kept as a fixture), applied by wrangler as its deploys did.
   const oldMigrations = path.join(projectRoot, 'tests/fixtures/push-database');
@@ -81,10 +81,6 @@ beforeAll(async () => {
   `);
   database.close();
 }, scaled(240_000));
-
-afterAll(async () => {
-  await rm(folder, { recursive: true, force: true });
-});
 
 describe('npm run state:move', () => {
   it(
