@@ -199,7 +199,10 @@ describe('every subscriber gets each transition exactly once, whatever fails', (
       // Every subscriber's send held. Not a count of held requests: on a slow machine a send can reach its 10 s
       // timeout before the last subscriber's first send arrives, and is tried again (held too) as it should be.
       await eventually(
-        () => SUBSCRIBERS_BEFORE.every((subscriber) => heldSubscribers().has(subscriber)),
+        () => {
+          const held = heldSubscribers();
+          return SUBSCRIBERS_BEFORE.every((subscriber) => held.has(subscriber));
+        },
         () =>
           `sends held at the receivers for ${[...heldSubscribers()].join(', ') || 'none'} of ${SUBSCRIBERS_BEFORE.join(', ')}`,
         60_000,
