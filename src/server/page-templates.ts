@@ -1,6 +1,6 @@
 import { homePageView } from '../core/home-page.ts';
 import { boardPageSlots } from '../core/page-slots/board.ts';
-import { fillSlots } from '../core/page-slots/slots.ts';
+import { fillSlots, type SlottedTemplate, sliceTemplate } from '../core/page-slots/slots.ts';
 import {
   BOARD_PAGE_CACHE,
   boardSuggestion,
@@ -32,14 +32,17 @@ export interface PageTemplateBindings extends SourceHealthStores {
 
 warmUpPageSlots();
 
-/** The templates read in this isolate, by path (src/server/built-files.ts, `readPerIsolate`: in dev at every request). */
-const templates = new Map<string, Promise<string>>();
+/**
+ * The templates read in this isolate, cut at their slots, by path (src/server/built-files.ts, `readPerIsolate`: in
+ * dev at every request).
+ */
+const templates = new Map<string, Promise<SlottedTemplate>>();
 
-const readTemplate = (assets: PageTemplateBindings['ASSETS'], origin: string, path: string): Promise<string> =>
+const readTemplate = (assets: PageTemplateBindings['ASSETS'], origin: string, path: string) =>
   readPerIsolate(templates, path, () =>
-    assets.fetch(new URL(path, origin)).then((response) => {
+    assets.fetch(new URL(path, origin)).then(async (response) => {
       if (!response.ok) throw new Error(`${path} answered ${response.status}`);
-      return response.text();
+      return sliceTemplate(new Uint8Array(await response.arrayBuffer()));
     }),
   );
 
