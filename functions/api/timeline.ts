@@ -1,5 +1,5 @@
 import { TIMELINE_LIMIT } from '../../src/core/api/query.ts';
-import { buildTimelineResponse, type TimelineSelection } from '../../src/core/api/timeline.ts';
+import { buildTimelineResponse, newestEventsRead, type TimelineSelection } from '../../src/core/api/timeline.ts';
 import { recentEvents } from '../../src/core/dataset.ts';
 import { journalBuiltAt } from '../../src/core/journal/built-outputs.ts';
 import { renderTimelineCsv, timelineCsvFileName } from '../../src/core/render/timeline-csv.ts';
@@ -53,7 +53,7 @@ async function answerCsv(context: EdgeContext, selection: TimelineSelection): Pr
     if (await builtDefault(context)) return withHeaders(await context.asset(TIMELINE_CSV_FILE), csvHeaders(selection));
     return textResponse(await defaultTimelineCsv(context), CONTENT_TYPES.csv, csvHeaders(selection));
   }
-  const events = recentEvents(await context.dataset(), selection.provider, selection.limit);
+  const events = recentEvents(await context.dataset(newestEventsRead(selection)), selection.provider, selection.limit);
   return textResponse(renderTimelineCsv(events, BASE_URL), CONTENT_TYPES.csv, csvHeaders(selection));
 }
 
@@ -66,7 +66,8 @@ export const TIMELINE_HANDLERS = {
         return withHeaders(await context.asset(TIMELINE_FILE), { 'Content-Type': CONTENT_TYPES.json });
       return conditionalJson(context.request, await defaultTimelineJson(context));
     }
-    return conditionalJson(context.request, buildTimelineResponse(await context.dataset(), selection, context.now));
+    const dataset = await context.dataset(newestEventsRead(selection));
+    return conditionalJson(context.request, buildTimelineResponse(dataset, selection, context.now));
   },
   /** GET /api/timeline.csv (spec 4.3). */
   getTimelineCsv: (context, { query }) => answerCsv(context, query),

@@ -2,7 +2,7 @@ import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
-import { buildTimelineResponse } from '../../src/core/api/timeline.ts';
+import { buildTimelineResponse, newestEventsRead } from '../../src/core/api/timeline.ts';
 import { boardFromSummaries, statusFromSummary } from '../../src/core/board.ts';
 import { ProviderSchema } from '../../src/core/enums.ts';
 import { PROVIDER_LABELS } from '../../src/core/i18n/labels.ts';
@@ -42,8 +42,10 @@ export function createBoardMcpServer(context: McpContext, sampleData = SERVES_SA
   server.registerTool('get_next_estimate', tools.get_next_estimate, (args) => answers.get_next_estimate(args));
   server.registerTool('get_forecast', tools.get_forecast, (args) => answers.get_forecast(args));
 
-  const timeline = async (provider: Provider | 'all') =>
-    buildTimelineResponse(await context.dataset(), { provider, limit: 200 }, now);
+  const timeline = async (provider: Provider | 'all') => {
+    const selection = { provider, limit: 200 };
+    return buildTimelineResponse(await context.dataset(newestEventsRead(selection)), selection, now);
+  };
   const read = {
     board: async () => JSON.stringify(await board()),
     timeline: async () => JSON.stringify(await timeline('all')),

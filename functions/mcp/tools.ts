@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { buildTimelineResponse } from '../../src/core/api/timeline.ts';
+import { buildTimelineResponse, newestEventsRead } from '../../src/core/api/timeline.ts';
 import { boardFromSummaries, estimateFromSummary } from '../../src/core/board.ts';
 import { forecastFromSummary, roundTo3 } from '../../src/core/forecast/rule.ts';
 import { MCP_SAMPLE_DATA_NOTICE, type MCP_TOOLS } from '../../src/core/mcp/catalogue.ts';
@@ -49,7 +49,8 @@ export function toolAnswers(context: McpContext, sampleData: boolean): ToolAnswe
     get_status: async () => result(boardFromSummaries(await context.summaries(), now)),
     get_timeline: async ({ provider, limit, kind }) => {
       const selection = { provider, limit, ...(kind === undefined ? {} : { kind }) };
-      const { events, ...timeline } = buildTimelineResponse(await context.dataset(), selection, now);
+      const dataset = await context.dataset(newestEventsRead(selection));
+      const { events, ...timeline } = buildTimelineResponse(dataset, selection, now);
       return result({
         ...timeline,
         events: events.map((event) => ({ ...event, pageUrl: eventPageUrl(BASE_URL, event) })),

@@ -11,8 +11,10 @@ import {
   publishEvents,
   recentEvents,
   RECENT_EVENTS_PER_PROVIDER,
+  sliceHolding,
   summariesOf,
 } from './dataset.ts';
+import { newestEventsRead } from './api/timeline.ts';
 import { MS_PER_DAY } from './ordering.ts';
 import { makeEvent, NOW } from './test-events.ts';
 import { PROVIDERS } from './vocabulary.ts';
@@ -129,5 +131,21 @@ describe('the slices of the data set', () => {
       });
       for (const provider of PROVIDERS) expect(slice.providers[provider]!.recent, path).toHaveLength(perProvider);
     }
+  });
+
+  it('answer a selection from the smallest that holds it: the feeds’ 100, the default timeline’s 200, else the whole', () => {
+    expect([1, 50, 100, 101, 200, 201, 500].map(sliceHolding)).toEqual([
+      'feed',
+      'feed',
+      'feed',
+      'timeline',
+      'timeline',
+      null,
+      null,
+    ]);
+    expect(newestEventsRead({ provider: 'provider_b', limit: 50 })).toBe(50);
+    expect(newestEventsRead({ provider: 'all', limit: 120 })).toBe(120);
+    // A kind filter looks through all that the data set holds of each provider.
+    expect(newestEventsRead({ provider: 'all', limit: 5, kind: 'boost' })).toBe(500);
   });
 });

@@ -46,6 +46,19 @@ export const DATASET_SLICES = {
 } as const;
 export type DatasetSlice = keyof typeof DATASET_SLICES;
 
+/**
+ * The smallest slice that holds each provider's `perProvider` newest events, or null when only the whole data set
+ * does: a filtered timeline of 50 reads the feeds' slice (about 120 KiB at 10,000 events), not 550 KiB.
+ */
+export function sliceHolding(perProvider: number): DatasetSlice | null {
+  let smallest: DatasetSlice | null = null;
+  for (const slice of Object.keys(DATASET_SLICES) as DatasetSlice[]) {
+    const held = DATASET_SLICES[slice].perProvider;
+    if (held >= perProvider && (smallest === null || held < DATASET_SLICES[smallest].perProvider)) smallest = slice;
+  }
+  return smallest;
+}
+
 /** The edge data set with each provider's `perProvider` newest events only; all else as it is. */
 export const datasetSlice = (dataset: EdgeDataset, perProvider: number): EdgeDataset => ({
   ...dataset,

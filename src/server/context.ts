@@ -3,6 +3,7 @@ import {
   type EdgeDataset,
   type EdgeSummaries,
   RECENT_EVENTS_PER_PROVIDER,
+  sliceHolding,
 } from '../core/dataset.ts';
 import { datasetWithJournal, summariesWithJournal } from '../core/journal/merge.ts';
 import type { Event } from '../core/schemas.ts';
@@ -26,8 +27,12 @@ export interface EdgeContext {
    * `dataset()`, with the journal's confirmed events folded in (src/core/journal/merge.ts).
    */
   summaries(): Promise<EdgeSummaries>;
-  /** The summaries and the newest events (`/data/board.json`, 37 times larger): for lists of events. */
-  dataset(): Promise<EdgeDataset>;
+  /**
+   * The summaries and the newest events, for lists of events: at least each provider's `newestPerProvider` newest
+   * (all 500 when left out, `/data/board.json`, 37 times larger than the summaries), read from the smallest file
+   * that holds them (`sliceHolding`: a cold isolate's filtered timeline of 50 parses a fifth of the whole).
+   */
+  dataset(newestPerProvider?: number): Promise<EdgeDataset>;
   /**
    * The same with each provider's newest events cut to what one kind of output lists (`DATASET_SLICES`: the feeds'
    * 100, the default timeline's 200), read from its own smaller file; the journal folded in at that length, as a
@@ -72,7 +77,9 @@ export function createContext(
       const [summaries, events] = await Promise.all([loadEdgeSummaries(env.ASSETS, url.origin), journal.journal()]);
       return summariesWithJournal(summaries, events);
     },
-    async dataset() {
+    async dataset(newestPerProvider = RECENT_EVENTS_PER_PROVIDER) {
+      const slice = sliceHolding(newestPerProvider);
+      if (slice !== null) return journal.datasetSlice(slice);
       const [dataset, events] = await Promise.all([loadEdgeDataset(env.ASSETS, url.origin), journal.journal()]);
       return datasetWithJournal(dataset, events, RECENT_EVENTS_PER_PROVIDER);
     },

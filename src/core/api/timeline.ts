@@ -1,4 +1,4 @@
-import { recentEvents, type EdgeDataset } from '../dataset.ts';
+import { RECENT_EVENTS_PER_PROVIDER, recentEvents, type EdgeDataset } from '../dataset.ts';
 import type { TimelineResponse } from '../schemas.ts';
 import type { EventKind } from '../vocabulary.ts';
 import type { ProviderFilter } from './query.ts';
@@ -19,3 +19,10 @@ export const buildTimelineResponse = (
   updatedAt: updatedAt.toISOString(),
   events: recentEvents(dataset, selection.provider, selection.limit, selection.kind),
 });
+
+/**
+ * How many of each provider's newest events a selection reads: `limit` (a merge across providers takes at most that
+ * many from each), or all the data set holds when it filters by kind.
+ */
+export const newestEventsRead = (selection: TimelineSelection): number =>
+  selection.kind === undefined ? selection.limit : RECENT_EVENTS_PER_PROVIDER;

@@ -103,6 +103,18 @@ describe('the journal folded into the build’s data', { timeout: scaled(120_000
         expect(recentEvents(merged, 'all', listLength).map((event) => event.id)).toEqual(
           everything.slice(0, listLength).map((event) => event.id),
         );
+        // A shorter selection read from the same slice (context.dataset's smallest file that holds it).
+        const shorter = Math.max(1, listLength - 3);
+        expect(recentEvents(merged, 'all', shorter).map((event) => event.id)).toEqual(
+          everything.slice(0, shorter).map((event) => event.id),
+        );
+        for (const provider of PROVIDERS)
+          expect(recentEvents(merged, provider, shorter).map((event) => event.id)).toEqual(
+            everything
+              .filter((event) => event.provider === provider)
+              .slice(0, shorter)
+              .map((event) => event.id),
+          );
       }),
     );
   });
