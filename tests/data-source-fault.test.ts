@@ -3,13 +3,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
+import {
+  BOARD_PAGE_DATASET_PATH,
+  DATASET_SLICES,
+  EDGE_DATASET_PATH,
+  EDGE_SUMMARIES_PATH,
+} from '../src/core/dataset.ts';
 import { copyBuild } from './support/served-site.ts';
 
 /**
  * The data source made unavailable for real: a copy of the build is served in workerd with its data assets
- * (the data set `/data/board.json`, the board page's slice of it `/data/board-page.json` and its summaries' own file
- * `/data/summaries.json`) removed or corrupted,
- * and then with them back but a prerendered file missing.
+ * (the data set `/data/board.json`, its slices for the board page, the feeds and the default timeline, and its
+ * summaries' own file `/data/summaries.json`) removed or corrupted, and then with them back but a prerendered file
+ * missing.
  *
  * Each fault is served by a server started on the changed copy, as a deploy would serve it. Changing the files
  * under a running `wrangler dev` makes it reload, and a request that meets the reload can end wrangler dev
@@ -29,7 +35,13 @@ const NEEDS_DATA = [
 
 let copy: string;
 let server: RunningServer | undefined;
-const DATA_FILES = ['board.json', 'board-page.json', 'summaries.json'];
+/** The data set's files in `client/data`: the whole and each of its slices, which hold the same frame. */
+const DATASET_FILES = [
+  EDGE_DATASET_PATH,
+  BOARD_PAGE_DATASET_PATH,
+  ...Object.values(DATASET_SLICES).map(({ path }) => path),
+].map((file) => path.posix.basename(file));
+const DATA_FILES = [...DATASET_FILES, path.posix.basename(EDGE_SUMMARIES_PATH)];
 const dataFile = (name: string) => path.join(copy, 'client/data', name);
 const savedFile = (name: string) => path.join(copy, `${name}.saved`);
 const writeDataFiles = (body: (name: string) => string) =>
@@ -96,7 +108,7 @@ describe('when the data source is unavailable', () => {
   async function stampedWithProviderA(providerA: unknown, summaryA?: unknown): Promise<string> {
     const summaries = await savedData('summaries.json');
     const summaryOf = summaries['summaries'] as Record<string, unknown>;
-    for (const name of ['board.json', 'board-page.json']) {
+    for (const name of DATASET_FILES) {
       const board = await savedData(name);
       const providers = board['providers'] as Record<string, unknown>;
       await writeFile(dataFile(name), JSON.stringify({ ...board, providers: { ...providers, provider_a: providerA } }));
