@@ -3,7 +3,7 @@ import { homePageView } from '../core/home-page.ts';
 import { boardPageSlots } from '../core/page-slots/board.ts';
 import { providerPageSlots } from '../core/page-slots/provider.ts';
 import type { Event } from '../core/schemas.ts';
-import { SOURCE_REPORT_KEY, sourcesResponse } from '../core/sources.ts';
+import { type SourceCheck, sourcesResponse } from '../core/sources.ts';
 import { PROVIDERS } from '../core/vocabulary.ts';
 
 /**
@@ -42,7 +42,7 @@ function warmUpEvents(): Event[] {
  * of a first board page) is paid here too.
  */
 function warmUpSources() {
-  const check = (name: string, ok: boolean) => ({
+  const check = (name: string, ok: boolean): SourceCheck => ({
     provider: 'provider_a',
     name,
     url: `https://posts.example/${name}.rss`,
@@ -53,7 +53,8 @@ function warmUpSources() {
   });
   const stored = JSON.stringify({ checkedAt: NOW.toISOString(), sources: [check('a', true), check('b', false)] });
   const { response, problem } = sourcesResponse(stored, NOW);
-  if (problem !== null) throw new Error(`${SOURCE_REPORT_KEY}: ${problem}`);
+  // The problem names the stored key already.
+  if (problem !== null) throw new Error(problem);
   return response;
 }
 
