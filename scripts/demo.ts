@@ -7,7 +7,9 @@
 // with the seconds it took, then keeps serving until Ctrl+C (the cron run every minute), or stops with `--once`.
 // `--port <n>` (or DEMO_PORT) chooses the port, 4330 by default. `--build <folder>` serves a copy of an existing
 // build (an `astro build` output folder: `client/`, `server/`) instead, whatever address it was built for: the
-// served test of this command (tests/demo-command.test.ts) hands it the tests' shared build.
+// served test of this command (tests/demo-command.test.ts) hands it the tests' shared build, with `--port 0` (a port
+// the system gives as the server binds it, printed once it serves: only with `--build`, as a build of the demo's
+// own is made for its address).
 import { createECDH, randomBytes } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,7 +41,8 @@ const { values } = parseArgs({
   options: { once: { type: 'boolean', default: false }, port: { type: 'string' }, build: { type: 'string' } },
 });
 const port = Number(values.port ?? process.env.DEMO_PORT ?? 4330);
-const base = `http://127.0.0.1:${port}`;
+/** The server's address; with `--port 0`, known once it serves. */
+let base = `http://127.0.0.1:${port}`;
 /** A repository of the demo's own: the review links name it, and its contents API is the loopback receiver. */
 const DEMO_REPOSITORY_URL = 'https://github.com/demo-owner/departures-board';
 const githubToken = `github_pat_demo_${randomBytes(12).toString('hex')}`;
@@ -80,11 +83,19 @@ const discordTitles = (chat: ChatReceiver, webhookPath: string) =>
     .join(', ');
 
 async function main(): Promise<void> {
-  if (!(await portIsFree(port, '127.0.0.1'))) {
+  if (port === 0 && values.build === undefined) {
+    console.error(
+      "--port 0 needs --build: a build of the demo's own is made for its address. Choose a port, e.g. 4330",
+    );
+    process.exit(1);
+  }
+  if (port !== 0 && !(await portIsFree(port, '127.0.0.1'))) {
     console.error(`Port ${port} is in use on 127.0.0.1: choose another, e.g. npm run demo -- --port ${port + 1}`);
     process.exit(1);
   }
-  console.log(`Departures Board demo: one post from a feed to every channel, on ${base}\n`);
+  console.log(
+    `Departures Board demo: one post from a feed to every channel, on ${port === 0 ? 'a port of 127.0.0.1 the system gives' : base}\n`,
+  );
 
   let workerConfig: string;
   if (values.build === undefined) {
@@ -142,6 +153,7 @@ async function main(): Promise<void> {
       GITHUB_API_URL: github.origin,
     },
   });
+  base = server.baseUrl;
   step('serve: workerd answers, the loopback receivers listen', `${base}/ (state: ${state})`);
 
   // Each channel subscribed as people subscribe, through the public write APIs.

@@ -313,6 +313,14 @@ export async function startServer(
   };
   let log = '';
   const { unstable_startWorker } = await wrangler();
+  // A port taken by the time wrangler binds it leaves its dev server waiting for ever: `ready` never settles and
+  // `dispose()` never returns (wrangler 4.164). So a given port is asked for just before the start, and port 0 (the
+  // system's choice as it binds) is the one to use wherever the caller can learn the address afterwards.
+  const host = options.host ?? '127.0.0.1';
+  if (options.port !== undefined && options.port !== 0 && !(await portIsFree(options.port, host))) {
+    await cleanUp();
+    throw new Error(`port ${options.port} on ${host} is in use: choose another`);
+  }
   const worker = await unstable_startWorker({
     config: options.workerConfig,
     envFiles: [secretsFile],
@@ -320,7 +328,7 @@ export async function startServer(
       Object.entries(options.vars ?? {}).map(([name, value]) => [name, { type: 'plain_text' as const, value }]),
     ),
     dev: {
-      server: { hostname: options.host ?? '127.0.0.1', port: options.port ?? 0 },
+      server: { hostname: host, port: options.port ?? 0 },
       inspector: false,
       logLevel: 'warn',
       persist: state,
@@ -358,8 +366,9 @@ export async function startServer(
       output: () => log,
     };
   } catch (error) {
-    // The start's own error is the one to report, not a failure of the clean-up after it.
-    await stop().catch(() => undefined);
+    // The start's own error is the one to report, not a failure of the clean-up after it; and a server that never
+    // started may never stop either (above): the clean-up is given a while, not for ever.
+    await withinScaled(stop(), 30_000, 'the server that failed to start did not stop').catch(() => undefined);
     throw new Error(`${(error as Error).message}\n${log}`);
   }
 }
