@@ -283,7 +283,7 @@ describe('from a post to every channel, confirmed on the review page', () => {
 
       const seen = await Promise.all([
         ...Object.entries(OUTPUTS).map(([name, count]) =>
-          firstSeen(async () => ((await count()) > 0 ? count() : undefined), name, { timeoutMs: 45_000 }).then(
+          firstSeen(async () => ((await count()) > 0 ? count() : undefined), name, { timeoutMs: scaled(45_000) }).then(
             ({ value, at }) => {
               shown[name] = value;
               return [name, at] as const;
@@ -292,7 +292,7 @@ describe('from a post to every channel, confirmed on the review page', () => {
           ),
         ),
         ...Object.entries(CHANNELS).map(([name, got]) =>
-          firstSeen(async () => (got() ? true : undefined), name, { timeoutMs: 45_000 }).then(
+          firstSeen(async () => (got() ? true : undefined), name, { timeoutMs: scaled(45_000) }).then(
             ({ at }) => [name, at] as const,
             () => [name, undefined] as const,
           ),

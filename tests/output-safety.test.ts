@@ -53,10 +53,14 @@ beforeAll(async () => {
   await cp(path.join(projectRoot, 'tests/fixtures/tricky-events'), eventsDir, { recursive: true });
   try {
     await buildSite({ siteUrl: `http://127.0.0.1:${port}`, eventsDir, outDir, projectDir });
-  } finally {
+  } catch (error) {
     await releasePort();
+    throw error;
   }
-  server = await startServer({ port, workerConfig: path.join(outDir, 'server/wrangler.json') });
+  server = await startServer({
+    port: { port, release: releasePort },
+    workerConfig: path.join(outDir, 'server/wrangler.json'),
+  });
   browser = await launchChromium();
 }, scaled(300_000));
 afterAll(async () => {

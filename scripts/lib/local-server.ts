@@ -294,7 +294,8 @@ export async function startServer(
   options: Omit<ServeOptions, 'port' | 'stdio' | 'workerConfig'> & {
     /** The built worker: a test's own build or copy (never the checkout's dist/, which `npm start` may serve). */
     workerConfig: string;
-    port?: number;
+    /** A port of `reservePort()`'s is given as `reserved`: it is released at the last moment before the bind. */
+    port?: number | { port: number; release: () => Promise<void> };
     readyPath?: string;
   },
 ): Promise<RunningServer> {
@@ -317,9 +318,12 @@ export async function startServer(
   // `dispose()` never returns (wrangler 4.164). So a given port is asked for just before the start, and port 0 (the
   // system's choice as it binds) is the one to use wherever the caller can learn the address afterwards.
   const host = options.host ?? '127.0.0.1';
-  if (options.port !== undefined && options.port !== 0 && !(await portIsFree(options.port, host))) {
+  const reserved = typeof options.port === 'object' ? options.port : undefined;
+  const port = typeof options.port === 'object' ? options.port.port : (options.port ?? 0);
+  await reserved?.release();
+  if (port !== 0 && !(await portIsFree(port, host))) {
     await cleanUp();
-    throw new Error(`port ${options.port} on ${host} is in use: choose another`);
+    throw new Error(`port ${port} on ${host} is in use: choose another`);
   }
   const worker = await unstable_startWorker({
     config: options.workerConfig,
@@ -328,7 +332,7 @@ export async function startServer(
       Object.entries(options.vars ?? {}).map(([name, value]) => [name, { type: 'plain_text' as const, value }]),
     ),
     dev: {
-      server: { hostname: host, port: options.port ?? 0 },
+      server: { hostname: host, port },
       inspector: false,
       logLevel: 'warn',
       persist: state,

@@ -25,7 +25,7 @@ const d1File = (id: string) => path.join(state, 'v3/d1/miniflare-D1DatabaseObjec
 function moveState(): Promise<{ code: number; output: string }> {
   const args = ['scripts/state-move.ts', '--local', '--persist-to', state, '--from-id', OLD_ID, '--to-id', NEW_ID];
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: projectRoot, timeout: 180_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, args, { cwd: projectRoot, timeout: scaled(180_000) }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : Number(error.code ?? 1), output: `${stdout}${stderr}` }),
     );
   });

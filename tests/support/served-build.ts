@@ -63,11 +63,12 @@ export default async function setup(project: TestProject) {
         outDir: builtDir,
         repositoryUrl: SERVED_REPOSITORY_URL,
       });
-    } finally {
+    } catch (error) {
       await releasePort();
+      throw error;
     }
     server = await startServer({
-      port,
+      port: { port, release: releasePort },
       persistTo: stateDir,
       workerConfig: path.join(builtDir, 'server/wrangler.json'),
     });
