@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -205,21 +206,48 @@ export async function portIsFree(port: number, host: string): Promise<boolean> {
  * A free TCP port on the loopback interface, held until `release()`: for a port that must be known long before a
  * server binds it (a build's site address), so that no other process is given it in between.
  */
-export function reservePort(): Promise<{ port: number; release: () => Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    // Unreferenced: a holder a failed set-up never released does not keep the process alive.
-    const holder = createServer().unref();
-    holder.on('error', reject);
-    holder.listen(0, '127.0.0.1', () => {
-      const address = holder.address();
-      if (typeof address !== 'object' || address === null) return reject(new Error('no free port'));
-      resolve({ port: address.port, release: () => new Promise((done) => holder.close(() => done())) });
+export async function reservePort(): Promise<{ port: number; release: () => Promise<void> }> {
+  for (;;) {
+    const port = await freePort();
+    const holder = await new Promise<ReturnType<typeof createServer> | null>((resolve) => {
+      // Unreferenced: a holder a failed set-up never released does not keep the process alive.
+      const server = createServer().unref();
+      server.once('error', () => resolve(null)); // taken since freePort looked: another port
+      server.listen({ port, host: '127.0.0.1', exclusive: true }, () => resolve(server));
     });
-  });
+    if (holder !== null) return { port, release: () => new Promise<void>((done) => holder.close(() => done())) };
+  }
 }
 
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
+/**
+ * The ports the system gives out by itself, to a server that binds port 0 and to every outgoing connection (Linux's
+ * `ip_local_port_range`; elsewhere IANA's dynamic range, 49152–65535).
+ */
+async function systemPortRange(): Promise<{ low: number; high: number }> {
+  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
+  const [low, high] = range.trim().split(/\s+/).map(Number);
+  return low !== undefined && high !== undefined && low > 0 && high >= low
+    ? { low, high }
+    : { low: 49152, high: 65535 };
+}
+
+/** Ports chosen by `freePort` lie in [PORTS_CHOSEN_FROM, the system's range). */
+const PORTS_CHOSEN_FROM = 10_000;
+
+/**
+ * A TCP port free now on the loopback interface, for a server that binds it later (a command given PORT, a build
+ * whose site address names it). Chosen at random below the range the system gives out by itself: a port of that
+ * range could be given to another server or to an outgoing connection of the run before this one binds it (wrangler's
+ * dev server then waits for ever: `startServer`), which a port outside it cannot.
+ */
+export async function freePort(): Promise<number> {
+  const { low } = await systemPortRange();
+  const span = low - PORTS_CHOSEN_FROM;
+  for (let attempt = 0; span > 1_000 && attempt < 100; attempt += 1) {
+    const port = PORTS_CHOSEN_FROM + randomInt(span);
+    if (await portIsFree(port, '127.0.0.1')) return port;
+  }
+  // No room below the system's range (a machine configured so): one the system gives, as it would bind.
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.on('error', reject);
