@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
 import { ErrorBodySchema } from '../src/core/schemas.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
+import { scaled } from '../scripts/lib/load-scaled.ts';
 import {
   type HostileProbe,
   hostileMcpRequest,
@@ -30,7 +31,7 @@ async function check({ path, init, allowed, maxBodyBytes }: HostileProbe): Promi
   const response = await fetch(`${baseUrl}${path}`, {
     redirect: 'manual',
     ...init,
-    signal: AbortSignal.timeout(30_000),
+    signal: AbortSignal.timeout(scaled(30_000)),
   });
   const body = await response.text();
   expect(allowed, `${init?.method ?? 'GET'} ${path.slice(0, 200)} answered ${response.status}`).toContain(

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ReceiverSwitch, switchable } from './switchable-receiver.ts';
+import { scaled } from '../load-scaled.ts';
 
 /**
  * A receiver on loopback for the delivery path's tests (push-receiver.ts, chat-receiver.ts): a Node HTTP server that
@@ -28,7 +29,7 @@ export interface RecordingReceiver<Body> {
   received: Received<Body>[];
   /** What the next requests to `path` are answered, in order (else the success); each answer is used once. */
   answerNext(path: string, ...answers: Answer[]): void;
-  /** Resolves once `count` requests reached `path` (or the whole receiver), rejects after `timeoutMs`. */
+  /** Resolves once `count` requests reached `path` (or the whole receiver), rejects after `timeoutMs` scaled by the load. */
   waitFor(count: number, path?: string, timeoutMs?: number): Promise<Received<Body>[]>;
   /** Forgets the requests received so far, so that a file's tests share one receiver (the answers set stay). */
   forget(): void;
@@ -66,7 +67,9 @@ export async function startRecordingReceiver<Body>(receiver: {
     received,
     answerNext: (path, ...list) => answers.set(path, [...(answers.get(path) ?? []), ...list]),
     async waitFor(count, path, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
+      // A hang guard, scaled by the machine's load (scripts/lib/load-scaled.ts): a delivery on a busy machine is
+      // waited for, not raced.
+      const deadline = Date.now() + scaled(timeoutMs);
       while (matching(path).length < count) {
         if (Date.now() > deadline)
           throw new Error(`${matching(path).length} of ${count} ${receiver.noun} reached ${path ?? 'the receiver'}`);

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ReceiverSwitch, switchable } from './switchable-receiver.ts';
+import { scaled } from '../load-scaled.ts';
 
 /**
  * A WebSub subscriber, written from the W3C Recommendation (https://www.w3.org/TR/websub/), not from the hub's
@@ -72,6 +73,7 @@ export interface WebSubSubscriber {
   ): Promise<Response>;
   /** The subscriber's active subscription on `path` (after a confirmed subscribe and before an unsubscribe). */
   active(path: string): { topic: string; leaseSeconds: number; secret: string | undefined } | undefined;
+  /** Resolves with `what()` once it is defined; rejects after `timeoutMs` scaled by the machine's load. */
   waitFor<T>(what: () => T | undefined, description: string, timeoutMs?: number): Promise<T>;
   /**
    * Forgets the verifications and deliveries recorded so far, so that a file's tests share one subscriber (its
@@ -209,7 +211,9 @@ export async function startWebSubSubscriber(): Promise<WebSubSubscriber> {
     },
     active: (path) => subscriptions.get(path),
     async waitFor(what, description, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
+      // A hang guard, scaled by the machine's load (scripts/lib/load-scaled.ts): a delivery on a busy machine is
+      // waited for, not raced.
+      const deadline = Date.now() + scaled(timeoutMs);
       for (;;) {
         const found = what();
         if (found !== undefined) return found;
