@@ -203,8 +203,8 @@ export async function portIsFree(port: number, host: string): Promise<boolean> {
 }
 
 /**
- * A free TCP port on the loopback interface, held until `release()`: for a port that must be known long before a
- * server binds it (a build's site address), so that no other process is given it in between.
+ * A free TCP port on the loopback interface, chosen as `freePort` chooses and held until `release()`: for a port that
+ * must be known long before a server binds it (a build's site address), so that no other process takes it in between.
  */
 export async function reservePort(): Promise<{ port: number; release: () => Promise<void> }> {
   for (;;) {
@@ -220,15 +220,13 @@ export async function reservePort(): Promise<{ port: number; release: () => Prom
 }
 
 /**
- * The ports the system gives out by itself, to a server that binds port 0 and to every outgoing connection (Linux's
- * `ip_local_port_range`; elsewhere IANA's dynamic range, 49152–65535).
+ * The first of the ports the system gives out by itself, to a server that binds port 0 and to every outgoing
+ * connection (Linux's `ip_local_port_range`; elsewhere IANA's dynamic range, from 49152).
  */
-async function systemPortRange(): Promise<{ low: number; high: number }> {
+async function systemPortsFrom(): Promise<number> {
   const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
-  const [low, high] = range.trim().split(/\s+/).map(Number);
-  return low !== undefined && high !== undefined && low > 0 && high >= low
-    ? { low, high }
-    : { low: 49152, high: 65535 };
+  const low = Number(range.trim().split(/\s+/)[0]);
+  return Number.isInteger(low) && low > 0 ? low : 49152;
 }
 
 /** Ports chosen by `freePort` lie in [PORTS_CHOSEN_FROM, the system's range). */
@@ -241,8 +239,7 @@ const PORTS_CHOSEN_FROM = 10_000;
  * dev server then waits for ever: `startServer`), which a port outside it cannot.
  */
 export async function freePort(): Promise<number> {
-  const { low } = await systemPortRange();
-  const span = low - PORTS_CHOSEN_FROM;
+  const span = (await systemPortsFrom()) - PORTS_CHOSEN_FROM;
   for (let attempt = 0; span > 1_000 && attempt < 100; attempt += 1) {
     const port = PORTS_CHOSEN_FROM + randomInt(span);
     if (await portIsFree(port, '127.0.0.1')) return port;
@@ -322,7 +319,7 @@ export async function startServer(
   options: Omit<ServeOptions, 'port' | 'stdio' | 'workerConfig'> & {
     /** The built worker: a test's own build or copy (never the checkout's dist/, which `npm start` may serve). */
     workerConfig: string;
-    /** A port of `reservePort()`'s is given as `reserved`: it is released at the last moment before the bind. */
+    /** A port, or `reservePort()`'s reservation, which is released at the last moment before the bind. */
     port?: number | { port: number; release: () => Promise<void> };
     readyPath?: string;
   },
