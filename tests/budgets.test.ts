@@ -26,7 +26,7 @@ describe('budgets', () => {
   it(`the worker bundle is under ${CODE_AND_TWO_LANGUAGES_KIB} KiB gzip, plus ${WORDS_KIB_PER_LANGUAGE} KiB per language beyond two (${WORKER_BUDGET_KIB} KiB)`, async () => {
     const outdir = tempFolder('bundle');
     // The run's own build (never the checkout's dist/, which a fresh clone does not have).
-    const { gzipKiB } = measureWorkerBundle(outdir, path.join(inject('builtDir'), 'server/wrangler.json'));
+    const { gzipKiB } = await measureWorkerBundle(outdir, path.join(inject('builtDir'), 'server/wrangler.json'));
     expect(gzipKiB).toBeLessThan(WORKER_BUDGET_KIB);
   });
 

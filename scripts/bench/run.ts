@@ -226,7 +226,7 @@ function medianRound(results: readonly LoadResult[]): LoadResult {
 
 async function sizeSection(): Promise<string> {
   await buildSite({ siteUrl: 'http://127.0.0.1:4321' });
-  const bundle = measureWorkerBundle(await mkdtemp(path.join(os.tmpdir(), 'departures-board-bundle-')));
+  const bundle = await measureWorkerBundle(await mkdtemp(path.join(os.tmpdir(), 'departures-board-bundle-')));
   const port = await freePort();
   const server = await startServer({ port, workerConfig: BUILT_WORKER_CONFIG });
   const rows: (string | number)[][] = [];
