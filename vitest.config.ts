@@ -214,6 +214,10 @@ export default defineConfig({
           ...SERVED_OPTIONS,
           name: 'builds',
           include: OWN_BUILD_FILES,
+          // Each test runs Astro or a command of its own, tens of seconds on an idle machine. These files start
+          // first, when the load the limit is scaled by (read as the run starts) has not yet risen with the run
+          // itself: 60 s raced a failing build on a machine whose load rose to 17 (start-command, 60.4 s).
+          testTimeout: scaled(180_000),
           setupFiles: [TEMP_FOLDERS_REMOVED],
         },
       },
