@@ -203,23 +203,6 @@ export async function portIsFree(port: number, host: string): Promise<boolean> {
 }
 
 /**
- * A free TCP port on the loopback interface, chosen as `freePort` chooses and held until `release()`: for a port that
- * must be known long before a server binds it (a build's site address), so that no other process takes it in between.
- */
-export async function reservePort(): Promise<{ port: number; release: () => Promise<void> }> {
-  for (;;) {
-    const port = await freePort();
-    const holder = await new Promise<ReturnType<typeof createServer> | null>((resolve) => {
-      // Unreferenced: a holder a failed set-up never released does not keep the process alive.
-      const server = createServer().unref();
-      server.once('error', () => resolve(null)); // taken since freePort looked: another port
-      server.listen({ port, host: '127.0.0.1', exclusive: true }, () => resolve(server));
-    });
-    if (holder !== null) return { port, release: () => new Promise<void>((done) => holder.close(() => done())) };
-  }
-}
-
-/**
  * The first of the ports the system gives out by itself, to a server that binds port 0 and to every outgoing
  * connection (Linux's `ip_local_port_range`; elsewhere IANA's dynamic range, from 49152).
  */
@@ -229,32 +212,53 @@ async function systemPortsFrom(): Promise<number> {
   return Number.isInteger(low) && low > 0 ? low : 49152;
 }
 
-/** Ports chosen by `freePort` lie in [PORTS_CHOSEN_FROM, the system's range). */
+/** Ports chosen by `reservePort` and `freePort` lie in [PORTS_CHOSEN_FROM, the system's range). */
 const PORTS_CHOSEN_FROM = 10_000;
 
-/**
- * A TCP port free now on the loopback interface, for a server that binds it later (a command given PORT, a build
- * whose site address names it). Chosen at random below the range the system gives out by itself: a port of that
- * range could be given to another server or to an outgoing connection of the run before this one binds it (wrangler's
- * dev server then waits for ever: `startServer`), which a port outside it cannot.
- */
-export async function freePort(): Promise<number> {
-  const span = (await systemPortsFrom()) - PORTS_CHOSEN_FROM;
-  for (let attempt = 0; span > 1_000 && attempt < 100; attempt += 1) {
-    const port = PORTS_CHOSEN_FROM + randomInt(span);
-    if (await portIsFree(port, '127.0.0.1')) return port;
-  }
-  // No room below the system's range (a machine configured so): one the system gives, as it would bind.
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
-      );
+/** A port a listener of this process holds on the loopback interface until `release()`. */
+export interface ReservedPort {
+  port: number;
+  release: () => Promise<void>;
+}
+
+/** Listens on `port` at 127.0.0.1 (0: one the system gives) and holds it; null when it is taken. */
+function hold(port: number): Promise<ReservedPort | null> {
+  return new Promise((resolve) => {
+    // Unreferenced: a holder a failed set-up never released does not keep the process alive.
+    const holder = createServer().unref();
+    holder.once('error', () => resolve(null));
+    holder.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
+      const address = holder.address();
+      const release = () => new Promise<void>((done) => holder.close(() => done()));
+      resolve(typeof address === 'object' && address !== null ? { port: address.port, release } : null);
     });
   });
+}
+
+/**
+ * A free TCP port on the loopback interface, held until `release()`: for a port that must be known long before a
+ * server binds it (a build's site address), so that no other process takes it in between. Chosen at random below the
+ * range the system gives out by itself: a port of that range could be given to another server or to an outgoing
+ * connection of the run between its release and its server's bind (wrangler's dev server then waits for ever:
+ * `startServer`), which a port outside it cannot.
+ */
+export async function reservePort(): Promise<ReservedPort> {
+  const span = (await systemPortsFrom()) - PORTS_CHOSEN_FROM;
+  for (let attempt = 0; span > 1_000 && attempt < 100; attempt += 1) {
+    const reserved = await hold(PORTS_CHOSEN_FROM + randomInt(span));
+    if (reserved !== null) return reserved;
+  }
+  // No room below the system's range (a machine configured so), or none free there: one the system gives.
+  const reserved = await hold(0);
+  if (reserved === null) throw new Error('no free port on 127.0.0.1');
+  return reserved;
+}
+
+/** A TCP port free now on the loopback interface, chosen as `reservePort` chooses, for a server that binds it later. */
+export async function freePort(): Promise<number> {
+  const { port, release } = await reservePort();
+  await release();
+  return port;
 }
 
 export interface RunningServer {
@@ -320,7 +324,7 @@ export async function startServer(
     /** The built worker: a test's own build or copy (never the checkout's dist/, which `npm start` may serve). */
     workerConfig: string;
     /** A port, or `reservePort()`'s reservation, which is released at the last moment before the bind. */
-    port?: number | { port: number; release: () => Promise<void> };
+    port?: number | ReservedPort;
     readyPath?: string;
   },
 ): Promise<RunningServer> {
@@ -343,9 +347,8 @@ export async function startServer(
   // `dispose()` never returns (wrangler 4.164). So a given port is asked for just before the start, and port 0 (the
   // system's choice as it binds) is the one to use wherever the caller can learn the address afterwards.
   const host = options.host ?? '127.0.0.1';
-  const reserved = typeof options.port === 'object' ? options.port : undefined;
-  const port = typeof options.port === 'object' ? options.port.port : (options.port ?? 0);
-  await reserved?.release();
+  const { port = 0, release } = typeof options.port === 'object' ? options.port : { port: options.port };
+  await release?.();
   if (port !== 0 && !(await portIsFree(port, host))) {
     await cleanUp();
     throw new Error(`port ${port} on ${host} is in use: choose another`);
