@@ -44,6 +44,7 @@ import { FREE_ROWS_READ_PER_DAY, measureJournalReads, rowsPerDay } from './journ
 import { provenanceSection } from './provenance.ts';
 import { BENCH_SITE_URL, confirmSection, deliverySection } from './delivery.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
+import { measureWorkerdStart } from './workerd-start.ts';
 import { testRunsSection } from './test-runs.ts';
 import { watchSection } from './watch.ts';
 
@@ -316,10 +317,12 @@ async function growthSection(sizes: number[]): Promise<string> {
 async function cpuSection(sizes: number[]): Promise<string> {
   const options = { coldRuns: Number(values['cold-runs']), profileDir: values['cpu-profile'] };
   const measured: [string, CpuFigures][] = [];
+  const starts: Awaited<ReturnType<typeof measureWorkerdStart>>[] = [];
   const journal: [string, JournalColdFigures[]][] = [];
   if (values.dist !== undefined) {
     console.error(`cpu: measuring the build in ${values.dist}…`);
     measured.push([path.basename(values.dist), await measureWorkerCpu(values.dist, options)]);
+    starts.push(await measureWorkerdStart(values.dist, options.coldRuns));
     journal.push([path.basename(values.dist), await measureJournalCold(values.dist, options)]);
   }
   for (const size of values.dist === undefined ? sizes : []) {
@@ -330,20 +333,24 @@ async function cpuSection(sizes: number[]): Promise<string> {
     await buildSite({ siteUrl: 'http://127.0.0.1:4321', eventsDir: root, outDir });
     console.error(`cpu: measuring ${size.toLocaleString('en')} events…`);
     measured.push([size.toLocaleString('en'), await measureWorkerCpu(outDir, options)]);
+    console.error(`cpu: the start in workerd at ${size.toLocaleString('en')} events…`);
+    starts.push(await measureWorkerdStart(outDir, options.coldRuns));
     console.error(`cpu: the journal's cost at ${size.toLocaleString('en')} events…`);
     journal.push([size.toLocaleString('en'), await measureJournalCold(outDir, options)]);
     await rm(root, { recursive: true, force: true });
     await rm(outDir, { recursive: true, force: true });
   }
   const runs = options.coldRuns;
-  const headline = measured.map(([name, figures]) => {
+  const headline = measured.map(([name, figures], index) => {
     const cold = figures.cold[0]!;
+    const start = starts[index]!;
     return [
       name,
       cold.medianMs.toFixed(2),
       cold.maxMs.toFixed(2),
       cold.mainThreadMedianMs.toFixed(2),
       `${cold.importMs.toFixed(1)} (worst ${cold.importMaxMs.toFixed(1)})`,
+      `${start.medianMs.toFixed(1)} (worst ${start.maxMs.toFixed(1)})`,
     ];
   });
   const otherCold = COLD_TARGETS.slice(1).map((target, index) => [
@@ -371,6 +378,7 @@ async function cpuSection(sizes: number[]): Promise<string> {
         `cold, worst of ${runs}`,
         'main thread only, median',
         'module evaluation ms, median (not per request)',
+        'the same in workerd (scripts/bench/workerd-start.ts)',
       ],
       headline,
     ),
