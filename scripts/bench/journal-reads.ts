@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { getPlatformProxy } from 'wrangler';
-import { SOURCE_REPORT_KEY } from '../../src/core/sources.ts';
+import { SOURCE_REPORT_KEY, storedSourceReport } from '../../src/core/sources.ts';
 import { journalEvents } from '../../src/server/journal/read.ts';
 import { readWorkerReport } from '../../src/server/watch/store.ts';
 import { copyMigratedD1 } from '../lib/local-d1.ts';
@@ -84,7 +84,7 @@ export async function measureJournalReads(): Promise<JournalReads[]> {
     // The minute cron's source report, as a deployment's database holds it.
     await db
       .prepare('INSERT INTO watch_state (name, value) VALUES (?1, ?2)')
-      .bind(SOURCE_REPORT_KEY, JSON.stringify({ checkedAt: now.toISOString(), sources: [] }))
+      .bind(SOURCE_REPORT_KEY, storedSourceReport({ checkedAt: now.toISOString(), sources: [] }))
       .run();
     await measure('empty');
     const events = journalBenchEvents(now.getTime() - 3_600_000, now);

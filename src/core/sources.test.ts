@@ -6,6 +6,7 @@ import {
   sourceHealthLine,
   sourcesResponse,
   type SourceCheck,
+  storedSourceReport,
 } from './sources.ts';
 
 const CHECKED_AT = '2026-11-23T10:00:00.000Z';
@@ -23,7 +24,9 @@ const source = (name: string, ok: boolean): SourceCheck => ({
   itemsSeen: ok ? 20 : 0,
 });
 
-const stored = (sources: SourceCheck[], checkedAt = CHECKED_AT) => JSON.stringify({ checkedAt, sources });
+/** A report as a watch run stores it: marked with the version of its shape (1). */
+const stored = (sources: SourceCheck[], checkedAt = CHECKED_AT) =>
+  JSON.stringify({ version: 1, report: { checkedAt, sources } });
 const sixSources = (failing: number) =>
   Array.from({ length: 6 }, (_, index) => source(`feed${index}`, index >= failing));
 
@@ -50,6 +53,38 @@ describe('sourcesResponse', () => {
     expect(problem).toBeNull();
     expect(response).toEqual({ checkedAt: CHECKED_AT, sources, state: 'current' });
     expect(SourcesResponseSchema.parse(response)).toEqual(response);
+  });
+
+  it('stores a report marked with the version of its shape, and reads it back', () => {
+    const report = { checkedAt: CHECKED_AT, sources: sixSources(2) };
+    expect(storedSourceReport(report)).toBe(JSON.stringify({ version: 1, report }));
+    expect(sourcesResponse(storedSourceReport(report), later(0)).response).toEqual({ ...report, state: 'current' });
+  });
+
+  it('does not check a report marked with its own version again: the watch run checked it as it wrote it', () => {
+    const unchecked = [{ ...source('a', true), itemsSeen: -1 }];
+    expect(sourcesResponse(stored(unchecked), later(0))).toEqual({
+      response: { checkedAt: CHECKED_AT, sources: unchecked, state: 'current' },
+      problem: null,
+    });
+  });
+
+  it('reads a report stored before the mark, or marked with another version, by the schema', () => {
+    const sources = sixSources(1);
+    for (const text of [
+      JSON.stringify({ checkedAt: CHECKED_AT, sources }),
+      JSON.stringify({ version: 0, report: { checkedAt: CHECKED_AT, sources } }),
+    ])
+      expect(sourcesResponse(text, later(0))).toEqual({
+        response: { checkedAt: CHECKED_AT, sources, state: 'current' },
+        problem: null,
+      });
+    const { response, problem } = sourcesResponse(
+      JSON.stringify({ version: 2, report: { checkedAt: 'yesterday', sources } }),
+      later(0),
+    );
+    expect(response.state).toBe('unknown');
+    expect(problem).toMatch(/not a SourceReport: checkedAt/);
   });
 
   it('treats a malformed stored value as unknown and says why', () => {

@@ -98,6 +98,25 @@ export const UNKNOWN_SOURCES: SourcesResponse = { checkedAt: null, sources: [], 
 const UNKNOWN = UNKNOWN_SOURCES;
 
 /**
+ * A report as it is stored (Workers KV, D1): marked with the version of its shape. `buildSourceReport` checked the
+ * report as it was made, so a reader trusts a report marked with its own version and pays only `JSON.parse`: no zod
+ * parse on the first board page of an isolate (docs/performance.md, "Pages from templates"), as the worker trusts the
+ * build's stamped data files. Raise the version whenever SourceReport's shape changes.
+ */
+export const SOURCE_REPORT_VERSION = 1;
+
+export const storedSourceReport = (report: SourceReport): string =>
+  JSON.stringify({ version: SOURCE_REPORT_VERSION, report });
+
+/** The report a stored value holds, trusted when marked with this version; anything else goes through the schema. */
+function storedReportOf(json: unknown): ReturnType<typeof SourceReportSchema.safeParse> {
+  const marked = typeof json === 'object' && json !== null && 'version' in json && 'report' in json;
+  if (marked && json.version === SOURCE_REPORT_VERSION) return { success: true, data: json.report as SourceReport };
+  // A report of another version, or one stored before the mark (a bare report) or by hand.
+  return SourceReportSchema.safeParse(marked ? json.report : json);
+}
+
+/**
  * `GET /api/sources` from the text stored under SOURCE_REPORT_KEY (null: no run has written one yet).
  * A stored value that is not a valid report is answered as `unknown`, not as a server error: readers learn
  * as much as with no report at all, and `problem` says why so the handler can log it.
@@ -113,7 +132,7 @@ export function sourcesResponse(
   } catch {
     return { response: UNKNOWN, problem: `the stored ${SOURCE_REPORT_KEY} is not JSON` };
   }
-  const parsed = SourceReportSchema.safeParse(json);
+  const parsed = storedReportOf(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     return {

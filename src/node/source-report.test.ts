@@ -57,7 +57,7 @@ describe('the source report writer', () => {
   it('writes remotely with the same command, --remote instead of the local folder', () => {
     const report = { checkedAt: '2026-11-23T10:00:03.000Z', sources: results };
     const remote = kvPutArguments(report, 'remote', '/state', '/config.jsonc');
-    expect(remote.slice(1, 6)).toEqual(['kv', 'key', 'put', SOURCE_REPORT_KEY, JSON.stringify(report)]);
+    expect(remote.slice(1, 6)).toEqual(['kv', 'key', 'put', SOURCE_REPORT_KEY, JSON.stringify({ version: 1, report })]);
     expect(remote).toContain('--remote');
     expect(remote).not.toContain('--local');
     expect(remote).not.toContain('--persist-to');

@@ -6,6 +6,7 @@ import {
   SOURCE_REPORT_KEY,
   type SourceCheck,
   type SourceReport,
+  storedSourceReport,
 } from '../core/sources.ts';
 import { LOCAL_STATE_DIR } from './local-state.ts';
 
@@ -55,7 +56,7 @@ export function kvPutArguments(
     'key',
     'put',
     SOURCE_REPORT_KEY,
-    JSON.stringify(report),
+    storedSourceReport(report),
     `--binding=${SOURCE_HEALTH_BINDING}`,
     '--config',
     configPath,

@@ -1,4 +1,4 @@
-import { SOURCE_REPORT_KEY, type SourceCheck, type SourceReport } from '../../core/sources.ts';
+import { SOURCE_REPORT_KEY, type SourceCheck, type SourceReport, storedSourceReport } from '../../core/sources.ts';
 import type { PollState } from '../../core/watch/poll-state.ts';
 import type { DraftProposal } from '../../core/watch/run.ts';
 
@@ -118,7 +118,7 @@ export async function recordRun(db: D1Database, run: RunRecord): Promise<string[
       .prepare(
         'INSERT INTO watch_state (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
       )
-      .bind(SOURCE_REPORT_KEY, JSON.stringify(run.report)),
+      .bind(SOURCE_REPORT_KEY, storedSourceReport(run.report)),
   ]);
   return (inserted?.results ?? []).map((row) => row.id);
 }
