@@ -322,6 +322,7 @@ async function cpuSection(sizes: number[]): Promise<string> {
   if (values.dist !== undefined) {
     console.error(`cpu: measuring the build in ${values.dist}…`);
     measured.push([path.basename(values.dist), await measureWorkerCpu(values.dist, options)]);
+    console.error('cpu: the start in workerd…');
     starts.push(await measureWorkerdStart(values.dist, options.coldRuns));
     journal.push([path.basename(values.dist), await measureJournalCold(values.dist, options)]);
   }
