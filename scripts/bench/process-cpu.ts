@@ -32,7 +32,8 @@ export function processKind(name: string, command: string): string {
   return 'other';
 }
 
-async function readProcess(
+/** A process's name, parent and CPU ticks so far, from `/proc/<pid>/stat`; null once it has gone. */
+export async function readProcess(
   pid: string,
 ): Promise<{ parent: number; start: string; ticks: number; name: string } | null> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);

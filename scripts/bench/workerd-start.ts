@@ -2,7 +2,8 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { quietToolEnv } from '../lib/tools.ts';
+import { wranglerDevApi } from '../lib/local-server.ts';
+import { readProcess } from './process-cpu.ts';
 
 /**
  * The built worker's start in workerd, the runtime the platform runs: the CPU the workerd process spends compiling
@@ -53,20 +54,18 @@ async function processCpuMs(pid: number): Promise<number> {
 
 /** The workerd processes that are children of this process. */
 async function childWorkerds(): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    const close = stat.lastIndexOf(')');
-    if (stat.slice(stat.indexOf('(') + 1, close) !== 'workerd') continue;
-    if (Number(stat.slice(close + 2).split(' ')[1]) === process.pid) found.push(Number(entry));
-  }
-  return found;
+  const pids = (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry));
+  const found = await Promise.all(
+    pids.map(async (pid) => {
+      const read = await readProcess(pid);
+      return read?.name === 'workerd' && read.parent === process.pid ? Number(pid) : null;
+    }),
+  );
+  return found.filter((pid) => pid !== null);
 }
 
 async function oneSample(bundleDir: string, compatibility: { date: string; flags: string[] }): Promise<number> {
-  Object.assign(process.env, quietToolEnv);
-  const { unstable_startWorker } = await import('wrangler');
+  const { unstable_startWorker } = await wranglerDevApi();
   const before = new Set(await childWorkerds());
   const worker = await unstable_startWorker({
     name: 'start-probe',

@@ -305,7 +305,7 @@ async function residentBytesOfOwnWorkerd(): Promise<number> {
  * configuration leaves out of their output (vitest.config.ts).
  */
 let wranglerApi: Promise<typeof import('wrangler')> | undefined;
-function wrangler(): Promise<typeof import('wrangler')> {
+export function wranglerDevApi(): Promise<typeof import('wrangler')> {
   const { NO_COLOR: _colour, ASTRO_TELEMETRY_DISABLED: _astro, ...wranglerEnv } = quietToolEnv;
   Object.assign(process.env, wranglerEnv);
   wranglerApi ??= import('wrangler');
@@ -342,7 +342,7 @@ export async function startServer(
     if (ownState) await rm(state, { recursive: true, force: true });
   };
   let log = '';
-  const { unstable_startWorker } = await wrangler();
+  const { unstable_startWorker } = await wranglerDevApi();
   // A port taken by the time wrangler binds it leaves its dev server waiting for ever: `ready` never settles and
   // `dispose()` never returns (wrangler 4.164). So a given port is asked for just before the start, and port 0 (the
   // system's choice as it binds) is the one to use wherever the caller can learn the address afterwards.
