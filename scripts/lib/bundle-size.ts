@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { BUILT_WORKER_CONFIG } from './local-server.ts';
-import { runTool, WRANGLER } from './tools.ts';
+import { runWrangler } from './tools.ts';
 
 /**
  * What `wrangler deploy` would upload for a build (the checkout's last one by default), as wrangler itself measures
@@ -12,13 +12,9 @@ export async function measureWorkerBundle(
   outdir: string,
   workerConfig: string = BUILT_WORKER_CONFIG,
 ): Promise<{ rawKiB: number; gzipKiB: number }> {
-  const output = await runTool(
-    WRANGLER,
+  const output = await runWrangler(
     ['deploy', '--dry-run', '--outdir', outdir, '--config', workerConfig],
-    { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-    'pipe',
-    'wrangler deploy --dry-run',
-    { cwd: path.dirname(path.dirname(path.dirname(workerConfig))) },
+    path.dirname(path.dirname(path.dirname(workerConfig))),
   );
   const match = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(output);
   if (match === null) throw new Error(`wrangler did not report the bundle size:\n${output}`);

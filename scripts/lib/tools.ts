@@ -68,8 +68,11 @@ export function runTool(
   });
 }
 
-/** Runs wrangler with the project's Node and resolves with its output, or rejects with it. */
-export function runWrangler(args: string[]): Promise<string> {
+/**
+ * Runs wrangler with the project's Node in `cwd` (the project folder by default) and resolves with its output, or
+ * rejects with it.
+ */
+export function runWrangler(args: string[], cwd?: string): Promise<string> {
   const env = { ...process.env, ...quietToolEnv, CI: 'true' };
-  return runTool(WRANGLER, args, env, 'pipe', `wrangler ${args.slice(0, 3).join(' ')}`);
+  return runTool(WRANGLER, args, env, 'pipe', `wrangler ${args.slice(0, 3).join(' ')}`, { cwd });
 }
