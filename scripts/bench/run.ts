@@ -44,7 +44,7 @@ import { FREE_ROWS_READ_PER_DAY, measureJournalReads, rowsPerDay } from './journ
 import { provenanceSection } from './provenance.ts';
 import { BENCH_SITE_URL, confirmSection, deliverySection } from './delivery.ts';
 import { syntheticEvents, writeSyntheticTree } from './synthetic-events.ts';
-import { measureWorkerdStart } from './workerd-start.ts';
+import { measureWorkerdCold, type WorkerdColdFigures } from './workerd-cold.ts';
 import { testRunsSection } from './test-runs.ts';
 import { watchSection } from './watch.ts';
 
@@ -313,17 +313,25 @@ async function growthSection(sizes: number[]): Promise<string> {
   ].join('\n');
 }
 
-/** The built worker's CPU time per request, in-process, at each history size (scripts/bench/cpu.ts). */
+/** The start and the cold targets' first requests in workerd (scripts/bench/workerd-cold.ts), with progress. */
+async function measureInWorkerd(distDir: string, runs: number): Promise<WorkerdColdFigures> {
+  const figures = await measureWorkerdCold(distDir, runs, undefined, (done, all) =>
+    process.stderr.write(`\rcpu: the start and first requests in workerd, ${done}/${all} fresh workerd…`),
+  );
+  process.stderr.write('\n');
+  return figures;
+}
+
+/** The built worker's CPU time per request, in-process and in workerd, at each history size (scripts/bench/cpu.ts). */
 async function cpuSection(sizes: number[]): Promise<string> {
   const options = { coldRuns: Number(values['cold-runs']), profileDir: values['cpu-profile'] };
   const measured: [string, CpuFigures][] = [];
-  const starts: Awaited<ReturnType<typeof measureWorkerdStart>>[] = [];
+  const inWorkerd: WorkerdColdFigures[] = [];
   const journal: [string, JournalColdFigures[]][] = [];
   if (values.dist !== undefined) {
     console.error(`cpu: measuring the build in ${values.dist}…`);
     measured.push([path.basename(values.dist), await measureWorkerCpu(values.dist, options)]);
-    console.error('cpu: the start in workerd…');
-    starts.push(await measureWorkerdStart(values.dist, options.coldRuns));
+    inWorkerd.push(await measureInWorkerd(values.dist, options.coldRuns));
     journal.push([path.basename(values.dist), await measureJournalCold(values.dist, options)]);
   }
   for (const size of values.dist === undefined ? sizes : []) {
@@ -334,8 +342,7 @@ async function cpuSection(sizes: number[]): Promise<string> {
     await buildSite({ siteUrl: 'http://127.0.0.1:4321', eventsDir: root, outDir });
     console.error(`cpu: measuring ${size.toLocaleString('en')} events…`);
     measured.push([size.toLocaleString('en'), await measureWorkerCpu(outDir, options)]);
-    console.error(`cpu: the start in workerd at ${size.toLocaleString('en')} events…`);
-    starts.push(await measureWorkerdStart(outDir, options.coldRuns));
+    inWorkerd.push(await measureInWorkerd(outDir, options.coldRuns));
     console.error(`cpu: the journal's cost at ${size.toLocaleString('en')} events…`);
     journal.push([size.toLocaleString('en'), await measureJournalCold(outDir, options)]);
     await rm(root, { recursive: true, force: true });
@@ -344,7 +351,7 @@ async function cpuSection(sizes: number[]): Promise<string> {
   const runs = options.coldRuns;
   const headline = measured.map(([name, figures], index) => {
     const cold = figures.cold[0]!;
-    const start = starts[index]!;
+    const { start } = inWorkerd[index]!;
     return [
       name,
       cold.medianMs.toFixed(2),
@@ -354,12 +361,14 @@ async function cpuSection(sizes: number[]): Promise<string> {
       `${start.medianMs.toFixed(1)} (worst ${start.maxMs.toFixed(1)})`,
     ];
   });
-  const otherCold = COLD_TARGETS.slice(1).map((target, index) => [
+  const figure = ({ medianMs, maxMs, status }: { medianMs: number; maxMs: number; status: number }) =>
+    `${medianMs.toFixed(2)} / ${maxMs.toFixed(2)}${status === 200 ? '' : ` (${status})`}`;
+  const otherCold = COLD_TARGETS.map((target, index) => [
     target.name,
-    ...measured.map(([, figures]) => {
-      const cold = figures.cold[index + 1]!;
-      return `${cold.medianMs.toFixed(2)} / ${cold.maxMs.toFixed(2)}${cold.status === 200 ? '' : ` (${cold.status})`}`;
-    }),
+    ...measured.flatMap(([, figures], build) => [
+      figure(figures.cold[index]!),
+      figure(inWorkerd[build]!.first[index]!),
+    ]),
   ]);
   const rows = CPU_TARGETS.map((target, index) => [
     target.name,
@@ -370,7 +379,7 @@ async function cpuSection(sizes: number[]): Promise<string> {
   ]);
   const heads = (what: string) => measured.map(([name]) => `${name}${values.dist ? '' : ' events'}: ${what}`);
   return [
-    '### CPU time of the built worker per request (in-process, process.cpuUsage)',
+    '### CPU time of the built worker per request (in-process, process.cpuUsage; the first requests in workerd too)',
     '',
     table(
       [
@@ -379,12 +388,15 @@ async function cpuSection(sizes: number[]): Promise<string> {
         `cold, worst of ${runs}`,
         'main thread only, median',
         'module evaluation ms, median (not per request)',
-        'the same in workerd (scripts/bench/workerd-start.ts)',
+        'the same in workerd (scripts/bench/workerd-cold.ts)',
       ],
       headline,
     ),
     '',
-    table(['cold first request', ...heads(`median / worst of ${runs} ms`)], otherCold),
+    table(
+      ['cold first request', ...heads(`median / worst of ${runs} ms`).flatMap((head) => [head, `${head}, in workerd`])],
+      otherCold,
+    ),
     '',
     table(['warm request', ...heads('median / p95 ms')], rows),
     '',

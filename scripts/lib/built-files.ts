@@ -17,7 +17,7 @@ export type BuiltFiles = ReadonlyMap<string, Uint8Array<ArrayBuffer>>;
 // Hashed once per file: the platform's asset server knows its files' ETags, and hashing a 550 KiB file on every
 // fetch would count the asset server's work as the worker's in the CPU benchmark.
 const etags = new WeakMap<Uint8Array, string>();
-function etagOf(bytes: Uint8Array): string {
+export function etagOf(bytes: Uint8Array): string {
   let etag = etags.get(bytes);
   if (etag === undefined) {
     etag = `"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`;
