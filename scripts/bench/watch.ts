@@ -15,7 +15,7 @@ import { FeedDocuments, rssFeed } from '../../tests/support/feed-server.ts';
 import { generateVapidSecrets } from '../../src/node/local-vapid.ts';
 import { PROPOSALS_PER_RUN, READ_BUDGET_PER_RUN, REVIEW_SENDS_PER_RUN } from '../../src/server/watch/run-shares.ts';
 import { assetsBinding, memoryKv, OPEN_RATE_LIMITER, readBuiltFiles } from '../lib/built-files.ts';
-import './cpu.ts';
+import { median } from './cpu.ts';
 import { d1Cpu, sqliteD1 } from './sqlite-d1.ts';
 
 export const WATCH_BENCH_SOURCES = 10;
@@ -34,7 +34,6 @@ const cpuMs = (start: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1000;
 };
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const context = { waitUntil: () => undefined, passThroughOnException: () => undefined, props: {} };
 
 type Post = { link: string; title: string; publishedAt: string; html: string };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { etagOf, readBuiltFiles } from '../lib/built-files.ts';
 import { wranglerDevApi } from '../lib/local-server.ts';
-import { benchSourceHealthValues, COLD_TARGETS, type CpuTarget } from './cpu.ts';
+import { benchSourceHealthValues, COLD_TARGETS, type CpuTarget, median } from './cpu.ts';
 import { readProcess } from './process-cpu.ts';
 
 /**
@@ -222,8 +222,6 @@ export interface WorkerdColdFigures {
   /** Each target's first request, `runs` launches each. */
   first: { target: string; status: number; medianMs: number; maxMs: number }[];
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * `runs` launches of a fresh workerd per target, the targets taken in turn within each round (so that a busy moment
