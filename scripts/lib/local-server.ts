@@ -406,7 +406,7 @@ export async function startServer(
 }
 
 /** `promise`, or a rejection saying `what` after `timeoutMs` scaled by the machine's load: a hang guard. */
-async function withinScaled<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+export async function withinScaled<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = scaled(timeoutMs);
   const late = new Promise<never>((_, reject) => {

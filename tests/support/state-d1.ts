@@ -3,14 +3,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, beforeEach } from 'vitest';
-import { getPlatformProxy } from 'wrangler';
 import { scaled } from '../../scripts/lib/load-scaled.ts';
 import { copyMigratedD1 } from '../../scripts/lib/local-d1.ts';
+import { withinScaled, wranglerDevApi } from '../../scripts/lib/local-server.ts';
+import { d1OverHttp } from './d1-over-http.ts';
 
 /**
  * A real local D1 (Miniflare's, the one `wrangler dev` runs) with the repository's migrations applied: the service's
- * state database, for tests of the delivery wing and the watcher in Node.
+ * state database, for tests of the delivery wing and the watcher in Node, reached through a small worker of the
+ * tests' own, one request per operation (tests/support/d1-over-http.ts).
  */
+const GATEWAY = path.join(import.meta.dirname, 'd1-gateway.worker.js');
 
 /** A real local D1 in workerd: starting one takes about a second, and several on a loaded machine (scaled). */
 export const REAL_D1 = { timeout: scaled(60_000) };
@@ -30,14 +33,23 @@ export async function startStateDatabase(): Promise<StateDatabase> {
   const databases = [{ binding: 'DB', database_name: 'state-test', database_id: 'state-test' }];
   await writeFile(
     configPath,
-    JSON.stringify({ name: 'state-test', compatibility_date: '2026-10-01', d1_databases: databases }),
+    JSON.stringify({ name: 'state-test', main: GATEWAY, compatibility_date: '2026-10-01', d1_databases: databases }),
   );
   // Migrated by wrangler, as every local server's database is (scripts/lib/local-d1.ts).
   await copyMigratedD1(databases, folder);
-  // getPlatformProxy's persist path is the `v3` folder inside what wrangler's `--persist-to` names.
-  const persist = { path: path.join(folder, 'v3') };
-  const proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath, persist });
-  const db = proxy.env.DB;
+  const { unstable_startWorker } = await wranglerDevApi();
+  const worker = await unstable_startWorker({
+    config: configPath,
+    dev: {
+      server: { hostname: '127.0.0.1', port: 0 },
+      inspector: false,
+      logLevel: 'warn',
+      persist: folder,
+      watch: false,
+    },
+  });
+  await withinScaled(worker.ready, 60_000, 'the state database did not start');
+  const db = d1OverHttp(new URL(await worker.url).origin);
   return {
     db,
     async empty() {
@@ -53,7 +65,7 @@ export async function startStateDatabase(): Promise<StateDatabase> {
       ]);
     },
     async dispose() {
-      await proxy.dispose();
+      await worker.dispose();
       await rm(folder, { recursive: true, force: true });
     },
     removeFolder() {
