@@ -95,6 +95,8 @@ const REAL_CLOCK_ONLY = [
   // starts a real D1.
   'functions/api/hooks.test.ts',
   'functions/api/webhooks-connected.test.ts',
+  // The review message's confirm link over a real local D1: the run and the token's expiry are the test's NOW.
+  'src/server/watch/review-confirm-link.test.ts',
   'functions/fuzz.test.ts',
   'src/core/api/query.fuzz.test.ts',
   'src/core/content/validate-event-files.fuzz.test.ts',

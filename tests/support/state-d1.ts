@@ -28,6 +28,9 @@ export interface StateDatabase {
 }
 
 export async function startStateDatabase(): Promise<StateDatabase> {
+  // wrangler's dev server waits on timers that a moved Date never reaches (tests/support/shifted-clock.ts).
+  if (Number(process.env['TEST_CLOCK_SHIFT_DAYS'] ?? 0) !== 0)
+    throw new Error('a real local D1 runs at the real clock only: add this file to REAL_CLOCK_ONLY (vitest.config.ts)');
   const folder = await mkdtemp(path.join(tmpdir(), 'departures-board-state-d1-'));
   const configPath = path.join(folder, 'wrangler.json');
   const databases = [{ binding: 'DB', database_name: 'state-test', database_id: 'state-test' }];
