@@ -40,6 +40,7 @@ export async function startStateDatabase(): Promise<StateDatabase> {
   );
   // Migrated by wrangler, as every local server's database is (scripts/lib/local-d1.ts).
   await copyMigratedD1(databases, folder);
+  const removeFolder = () => rm(folder, { recursive: true, force: true });
   const { unstable_startWorker } = await wranglerDevApi();
   const worker = await unstable_startWorker({
     config: configPath,
@@ -50,8 +51,21 @@ export async function startStateDatabase(): Promise<StateDatabase> {
       persist: folder,
       watch: false,
     },
+  }).catch(async (error: Error) => {
+    await removeFolder();
+    throw error;
   });
-  await withinScaled(worker.ready, 60_000, 'the state database did not start');
+  try {
+    await withinScaled(worker.ready, 60_000, 'the state database did not start');
+  } catch (error) {
+    // As a test server's failed start (scripts/lib/local-server.ts): its workerd stopped, for a while at most, so
+    // that the next file's try (workerDatabase below) does not start beside it; the start's own error is reported.
+    await withinScaled(worker.dispose(), 30_000, 'the state database that failed to start did not stop').catch(
+      () => undefined,
+    );
+    await removeFolder();
+    throw error;
+  }
   const db = d1OverHttp(new URL(await worker.url).origin);
   return {
     db,
@@ -69,7 +83,7 @@ export async function startStateDatabase(): Promise<StateDatabase> {
     },
     async dispose() {
       await worker.dispose();
-      await rm(folder, { recursive: true, force: true });
+      await removeFolder();
     },
     removeFolder() {
       rmSync(folder, { recursive: true, force: true });
