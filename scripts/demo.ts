@@ -71,7 +71,7 @@ function step(what: string, detail?: string): void {
 }
 
 async function runCron(at: Date): Promise<void> {
-  const response = await fetch(`${base}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
+  const response = await fetch(`${base}/cdn-cgi/local/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
   if (response.status !== 200) throw new Error(`the cron's run answered ${response.status}`);
 }
 
@@ -182,7 +182,7 @@ async function main(): Promise<void> {
   await runCron(new Date(Math.floor(now.getTime() / MINUTE) * MINUTE));
   step(
     'poll: the minute’s cron read the feed, kept a draft, told the reviewer',
-    'GET /cdn-cgi/handler/scheduled, as the Cron Trigger runs it',
+    'GET /cdn-cgi/local/scheduled, as the Cron Trigger runs it',
   );
 
   const [draft] = await queryLocalD1(state, `SELECT id, review_state FROM watch_drafts WHERE id = '${id}'`);

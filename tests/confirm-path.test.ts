@@ -50,7 +50,7 @@ import { scaled } from '../scripts/lib/load-scaled.ts';
  * Confirmed within a minute, served end to end (decisions.md, "Confirmed within a minute"; docs/watch.md, "From a
  * post to every channel"): a copy of the shared build watches a feed on loopback, with the review channel, a
  * subscriber's Discord webhook, a push service, a WebSub subscriber and a GitHub repository on loopback (the
- * loopback test switch on in this server only). A post appears, the cron (`/cdn-cgi/handler/scheduled`) makes its
+ * loopback test switch on in this server only). A post appears, the cron (`/cdn-cgi/local/scheduled`) makes its
  * draft and tells the reviewer with a confirm link; a GET of the link changes nothing; the form's POST confirms, and
  * every output and channel shows the event, the file reaching git through the contents API. The seconds from the
  * confirm to each are printed, never asserted. Then a next build that holds the event serves on the same state: the

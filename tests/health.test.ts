@@ -37,7 +37,7 @@ async function health(server: RunningServer): Promise<{ status: number; body: He
 }
 
 async function runCron(server: RunningServer, at: Date): Promise<void> {
-  const response = await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
+  const response = await fetch(`${server.baseUrl}/cdn-cgi/local/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
   expect(response.status, await response.clone().text()).toBe(200);
 }
 

@@ -28,7 +28,7 @@ import { scaled } from '../scripts/lib/load-scaled.ts';
  * subscribe over HTTP; the first cron run meets the history. Then two resets are published by adding them to
  * the copy's data set (what a new build does; `wrangler dev` reloads on a changed asset and would drop queued
  * messages, so the server is restarted on the same state, as a deploy would). The cron runs
- * (`/cdn-cgi/handler/scheduled`), the real local queue fans out and its consumer sends to a receiver on
+ * (`/cdn-cgi/local/scheduled`), the real local queue fans out and its consumer sends to a receiver on
  * loopback; pushes are decrypted with http_ece and their VAPID JWT verified by jose against /api/push/key.
  *
  * The cron is handed its clock: each run names its minute (`time=`, which becomes the handler's

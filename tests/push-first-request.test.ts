@@ -243,7 +243,7 @@ describe('a new build’s first request', () => {
       expect(claim).toMatchObject({ suppressed: 0 });
 
       // The safety net runs now: it finds the reset claimed, so it fans nothing out on any channel.
-      const cron = await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
+      const cron = await fetch(`${server.baseUrl}/cdn-cgi/local/scheduled?cron=*+*+*+*+*`);
       expect(cron.status).toBe(200);
       expect(await claimed()).toEqual([claim]);
       // The receivers, after two of the queues' one-second batch windows for what they could still bring, agree.

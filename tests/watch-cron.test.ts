@@ -14,7 +14,7 @@ import { tempFolder } from './support/temp-folders.ts';
 /**
  * From a post to a reviewer, served: a copy of the build whose watch configuration (`/data/watch.json`) names two
  * feeds on loopback, served by workerd with the loopback test switch on and a review channel on loopback given as
- * the secret REVIEW_WEBHOOK_URL. The cron runs through `/cdn-cgi/handler/scheduled`, each run handed its minute.
+ * the secret REVIEW_WEBHOOK_URL. The cron runs through `/cdn-cgi/local/scheduled`, each run handed its minute.
  * The feed gains a post; within the next run the report shows it read, D1 holds the draft, and the review channel
  * got the message, whose one-click link holds a file that `npm run validate` accepts as it is. Polite polling too:
  * the run after sends the validators and gets 304, and the failing feed is left alone the minute after it failed.
@@ -35,7 +35,7 @@ const minutesAfterStart = (count: number) => new Date(startMinute.getTime() + co
 
 /** The cron of minute `at`, as wrangler dev runs it (its `time` is the handler's `controller.scheduledTime`). */
 async function runCron(at: Date): Promise<void> {
-  const response = await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
+  const response = await fetch(`${server.baseUrl}/cdn-cgi/local/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
   expect(response.status, await response.clone().text()).toBe(200);
 }
 

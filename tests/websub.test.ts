@@ -30,7 +30,7 @@ import { scaled } from '../scripts/lib/load-scaled.ts';
  *
  * Then an event is published as a new build would (the copy's /data/board.json and its feed files rewritten, the
  * server restarted on the same state, as a deploy restarts), and the push cron's dispatch runs
- * (`/cdn-cgi/handler/scheduled?time=`): the real local queues carry the change to the hub's consumer, which POSTs
+ * (`/cdn-cgi/local/scheduled?time=`): the real local queues carry the change to the hub's consumer, which POSTs
  * the feed. The copy was built for the shared build's address (`{base_url}`), which its feeds advertise; the test
  * speaks to the copy at its own port, at the hub's path.
  */

@@ -8,6 +8,7 @@ import { LOCAL_STATE_DIR } from '../../src/node/local-state.ts';
 import { vapidSecrets, type VapidSecrets } from '../../src/node/local-vapid.ts';
 import { applyMigrations, type D1DatabaseConfig } from './local-d1.ts';
 import { scaled } from './load-scaled.ts';
+import { startMiniflareServer } from './miniflare-server.ts';
 import { astroEntry, projectRoot, quietToolEnv, runTool, WRANGLER } from './tools.ts';
 
 /**
@@ -86,7 +87,7 @@ export interface ServeOptions {
  * the push database's migrations are applied to the state folder, and the VAPID secrets (the environment's, or
  * the local pair: src/node/local-vapid.ts) are written to a file only its owner reads, in the state folder, which
  * wrangler loads (`--env-file`): never on the command line, where `ps` shows it to every local user.
- * `/cdn-cgi/handler/scheduled` runs the cron's handler. It runs in a process group of its own, so `stopServer`
+ * `/cdn-cgi/local/scheduled` runs the cron's handler. It runs in a process group of its own, so `stopServer`
  * ends wrangler and the workerd processes it starts.
  */
 export async function serveBuild({
@@ -239,8 +240,8 @@ function hold(port: number): Promise<ReservedPort | null> {
  * A free TCP port on the loopback interface, held until `release()`: for a port that must be known long before a
  * server binds it (a build's site address), so that no other process takes it in between. Chosen at random below the
  * range the system gives out by itself: a port of that range could be given to another server or to an outgoing
- * connection of the run between its release and its server's bind (wrangler's dev server then waits for ever:
- * `startServer`), which a port outside it cannot.
+ * connection of the run between its release and its server's bind (the start then fails: `startServer`), which a
+ * port outside it cannot.
  */
 export async function reservePort(): Promise<ReservedPort> {
   const span = (await systemPortsFrom()) - PORTS_CHOSEN_FROM;
@@ -313,9 +314,9 @@ export function wranglerDevApi(): Promise<typeof import('wrangler')> {
 }
 
 /**
- * Serves a build in workerd, started from this process by wrangler's own dev server (`unstable_startWorker`, what
- * `wrangler dev` runs; no wrangler process of its own, which cost about 1.5 s of CPU per start), with its own state
- * folder, on `port` or one the system gives as it binds; resolves once it answers `readyPath` (a static file by
+ * Serves a build in workerd, started from this process by Miniflare, the runtime under `wrangler dev`, with the
+ * bindings wrangler reads from the config (scripts/lib/miniflare-server.ts; no wrangler process of its own, which cost
+ * about 1.5 s of CPU per start, and no proxy in front of the worker), with its own state folder, on `port` or one the system gives as it binds; resolves once it answers `readyPath` (a static file by
  * default, so that the worker's first request is still to come: the cold start). `npm start` runs the command
  * instead (`serveBuild`), whose log the person reads.
  */
@@ -335,17 +336,14 @@ export async function startServer(
   // kept across a restart on the same state, as a deployment keeps its key.
   const vapid = options.vapid ?? (await vapidSecrets({}, path.join(state, 'vapid-keys.local.json')));
   if (options.migrate !== false) await migrateLocalState(options.workerConfig, state);
-  const secretsFile = await writeSecretsFile(state, { ...vapid, ...options.secrets });
-  // The secrets file lives as long as the server; a state folder of this function's own goes with it.
+  // A state folder of this function's own goes with the server.
   const cleanUp = async () => {
-    await rm(secretsFile, { force: true });
     if (ownState) await rm(state, { recursive: true, force: true });
   };
   let log = '';
-  const { unstable_startWorker } = await wranglerDevApi();
-  // A port taken by the time wrangler binds it leaves its dev server waiting for ever: `ready` never settles and
-  // `dispose()` never returns (wrangler 4.164). So a given port is asked for just before the start, and port 0 (the
-  // system's choice as it binds) is the one to use wherever the caller can learn the address afterwards.
+  // A port taken by the time workerd binds it fails the start only after about 20 s (Miniflare's retries); asked for
+  // just before it, the failure is at once and names the port. Port 0 (the system's choice as it binds) is the one to
+  // use wherever the caller can learn the address afterwards.
   const host = options.host ?? '127.0.0.1';
   const { port = 0, release } = typeof options.port === 'object' ? options.port : { port: options.port };
   await release?.();
@@ -353,22 +351,15 @@ export async function startServer(
     await cleanUp();
     throw new Error(`port ${port} on ${host} is in use: choose another`);
   }
-  const worker = await unstable_startWorker({
-    config: options.workerConfig,
-    envFiles: [secretsFile],
-    bindings: Object.fromEntries(
-      Object.entries(options.vars ?? {}).map(([name, value]) => [name, { type: 'plain_text' as const, value }]),
-    ),
-    dev: {
-      server: { hostname: host, port },
-      inspector: false,
-      logLevel: 'warn',
-      persist: state,
-      testScheduled: true,
-      watch: false,
-      structuredLogsHandler: ({ level, message }: { level: string; message: string }) => {
-        log = `${log}${level}: ${message}\n`.slice(-OUTPUT_KEPT_CHARS);
-      },
+  const worker = await startMiniflareServer({
+    wrangler: await wranglerDevApi(),
+    workerConfig: options.workerConfig,
+    persistTo: state,
+    vars: { ...options.vars, ...vapid, ...options.secrets },
+    host,
+    port,
+    onLog: (level, message) => {
+      log = `${log}${level}: ${message}\n`.slice(-OUTPUT_KEPT_CHARS);
     },
   }).catch(async (error: Error) => {
     await cleanUp();
@@ -381,8 +372,7 @@ export async function startServer(
     await cleanUp();
   };
   try {
-    await withinScaled(worker.ready, 60_000, 'the local server did not start');
-    const baseUrl = new URL(await worker.url).origin;
+    const baseUrl = (await withinScaled(worker.ready, 60_000, 'the local server did not start')).origin;
     const firstRequestAt = await waitUntilServing(
       `${baseUrl}${options.readyPath ?? '/favicon.svg'}`,
       { exitCode: null }, // no process of its own that could exit: workerd's failures reject `ready`

@@ -1,6 +1,6 @@
 // A worker that runs D1 operations sent to it as JSON on its own D1 binding: the in-process tests' way to the real
 // local D1 in one request per operation (tests/support/d1-over-http.ts says why, tests/node/d1-over-http.test.ts
-// checks it). Plain JavaScript, the worker's `main` for wrangler's dev server; the protocol is the client's.
+// checks it). Plain JavaScript, the worker's `main` for Miniflare; the protocol is the client's.
 
 /** A bound value as D1 takes it: `{ $undefined: 1 }` stands for undefined, which JSON would turn into null. */
 const revive = (value) => (value !== null && typeof value === 'object' && value.$undefined === 1 ? undefined : value);

@@ -111,7 +111,7 @@ export const minuteOf = (at: Date) => new Date(Math.floor(at.getTime() / MINUTE_
  * becomes the handler's `controller.scheduledTime`, as a real cron's minute does).
  */
 export async function runCron(server: RunningServer, at: Date): Promise<void> {
-  const response = await fetch(`${server.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
+  const response = await fetch(`${server.baseUrl}/cdn-cgi/local/scheduled?cron=*+*+*+*+*&time=${at.getTime()}`);
   expect(response.status).toBe(200);
 }
 

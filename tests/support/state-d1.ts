@@ -6,6 +6,7 @@ import { beforeAll, beforeEach } from 'vitest';
 import { scaled } from '../../scripts/lib/load-scaled.ts';
 import { copyMigratedD1 } from '../../scripts/lib/local-d1.ts';
 import { withinScaled, wranglerDevApi } from '../../scripts/lib/local-server.ts';
+import { startMiniflareServer } from '../../scripts/lib/miniflare-server.ts';
 import { d1OverHttp } from './d1-over-http.ts';
 
 /**
@@ -28,7 +29,7 @@ export interface StateDatabase {
 }
 
 export async function startStateDatabase(): Promise<StateDatabase> {
-  // wrangler's dev server waits on timers that a moved Date never reaches (tests/support/shifted-clock.ts).
+  // Miniflare's start waits on timers that a moved Date never reaches (tests/support/shifted-clock.ts).
   if (Number(process.env['TEST_CLOCK_SHIFT_DAYS'] ?? 0) !== 0)
     throw new Error('a real local D1 runs at the real clock only: add this file to REAL_CLOCK_ONLY (vitest.config.ts)');
   const folder = await mkdtemp(path.join(tmpdir(), 'departures-board-state-d1-'));
@@ -41,22 +42,22 @@ export async function startStateDatabase(): Promise<StateDatabase> {
   // Migrated by wrangler, as every local server's database is (scripts/lib/local-d1.ts).
   await copyMigratedD1(databases, folder);
   const removeFolder = () => rm(folder, { recursive: true, force: true });
-  const { unstable_startWorker } = await wranglerDevApi();
-  const worker = await unstable_startWorker({
-    config: configPath,
-    dev: {
-      server: { hostname: '127.0.0.1', port: 0 },
-      inspector: false,
-      logLevel: 'warn',
-      persist: folder,
-      watch: false,
-    },
+  const worker = await startMiniflareServer({
+    wrangler: await wranglerDevApi(),
+    workerConfig: configPath,
+    persistTo: folder,
+    vars: {},
+    host: '127.0.0.1',
+    port: 0,
+    onLog: () => undefined, // the gateway logs nothing of its own; D1's errors are in its answers
+    mainOnly: true,
   }).catch(async (error: Error) => {
     await removeFolder();
     throw error;
   });
+  let url: URL;
   try {
-    await withinScaled(worker.ready, 60_000, 'the state database did not start');
+    url = await withinScaled(worker.ready, 60_000, 'the state database did not start');
   } catch (error) {
     // As a test server's failed start (scripts/lib/local-server.ts): its workerd stopped, for a while at most, so
     // that the next file's try (workerDatabase below) does not start beside it; the start's own error is reported.
@@ -66,7 +67,7 @@ export async function startStateDatabase(): Promise<StateDatabase> {
     await removeFolder();
     throw error;
   }
-  const db = d1OverHttp(new URL(await worker.url).origin);
+  const db = d1OverHttp(url.origin);
   return {
     db,
     async empty() {
@@ -94,7 +95,7 @@ export async function startStateDatabase(): Promise<StateDatabase> {
 /**
  * One database per test worker, shared by the files that run in it one after another (the in-process projects share
  * one module graph per worker: `isolate: false`), emptied before each of their tests: a start is a second or two
- * of CPU (workerd, and wrangler's proxy in this process), and a worker runs a dozen such files. It ends with the
+ * of CPU (workerd, and Miniflare in this process), and a worker runs a dozen such files. It ends with the
  * worker (Miniflare stops workerd when its process exits; the folder is removed then too).
  */
 let perWorker: Promise<StateDatabase> | undefined;
