@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -7,6 +5,7 @@ import { queryLocalD1 } from '../scripts/lib/local-d1.ts';
 import { type RunningServer, startServer } from '../scripts/lib/local-server.ts';
 import { TRANSLATIONS } from '../src/core/i18n/index.ts';
 import type { Locale } from '../src/core/vocabulary.ts';
+import { axeViolations, RULES_A_COLOUR_SCHEME_CHANGES } from './support/axe.ts';
 import { launchSharedChromium, type SharedChromium } from './support/browser.ts';
 import { type ChatReceiver, startChatReceiver } from './support/chat-receiver.ts';
 import { uniqueClientIp } from './support/client-ip.ts';
@@ -40,7 +39,6 @@ afterAll(async () => {
   await webhookServer?.stop();
   await receiver?.close();
 });
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 interface PageCase {
   path: string;
@@ -359,39 +357,12 @@ describe('the Discord and Slack form, with JavaScript', () => {
 });
 
 describe('on a phone, and for everyone', () => {
-  let axeSource: string;
-  beforeAll(async () => {
-    axeSource = await readFile(AXE, 'utf8');
-  });
-
   /**
-   * axe-core's violations in the "Notify me" section as it is now (every channel open), evaluated by the driver as
-   * tests/website.browser.test.ts does (that file checks whole pages at desktop width, channels closed). The
-   * section alone: this file is about it, and a phone's scrolling chart frame is the charts' own matter.
+   * axe-core's violations in the "Notify me" section as it is now (every channel open); tests/website.browser.test.ts
+   * checks whole pages at desktop width, channels closed. The section alone: this file is about it, and a phone's
+   * scrolling chart frame is the charts' own matter.
    */
-  async function axeViolations(page: Page, rules?: string[]): Promise<string[]> {
-    await page.evaluate(axeSource);
-    const result = await page.evaluate(async (only) => {
-      const axe = (
-        globalThis as unknown as {
-          axe: {
-            run: (
-              context: { include: string[] },
-              options: { runOnly?: string[]; resultTypes: string[] },
-            ) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-          };
-        }
-      ).axe;
-      // Every violation in full; of what passed, axe keeps one node per rule instead of describing each.
-      return axe.run(
-        { include: ['#notify'] },
-        { resultTypes: ['violations'], ...(only === undefined ? {} : { runOnly: only }) },
-      );
-    }, rules);
-    return result.violations.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(', ')}`,
-    );
-  }
+  const notifySection = ['#notify'];
 
   it.each(PAGES)(
     '$path at 320 px, every channel open, with and without its scripts: nothing scrolls sideways, axe finds nothing',
@@ -411,9 +382,9 @@ describe('on a phone, and for everyone', () => {
           await page.evaluate(() => document.documentElement.scrollWidth),
           `${path} scripts=${scripts}`,
         ).toBeLessThanOrEqual(320);
-        expect(await axeViolations(page)).toEqual([]);
+        expect(await axeViolations(page, { include: notifySection })).toEqual([]);
         await page.emulateMedia({ colorScheme: 'dark' });
-        expect(await axeViolations(page, ['color-contrast', 'link-in-text-block'])).toEqual([]);
+        expect(await axeViolations(page, { include: notifySection, rules: RULES_A_COLOUR_SCHEME_CHANGES })).toEqual([]);
         await browser.close();
         browser = undefined;
       }

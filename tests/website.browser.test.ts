@@ -1,7 +1,6 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deriveBoard } from '../src/core/board.ts';
 import { forecastFromHistory } from '../src/core/forecast/rule.ts';
@@ -11,10 +10,10 @@ import type { PublishedEvents } from '../src/core/dataset.ts';
 import { publishedFromContent } from './support/published.ts';
 import { PROVIDERS } from '../src/core/vocabulary.ts';
 import { STATUS_LABELS } from '../src/core/i18n/labels.ts';
+import { axeViolations, RULES_A_COLOUR_SCHEME_CHANGES } from './support/axe.ts';
 import { launchChromium } from './support/browser.ts';
 
 const baseUrl = inject('baseUrl');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** Screenshots for people: CI keeps this folder as an artifact; docs/screenshots holds copies for the README. */
 const SCREENSHOT_DIR = 'test-artifacts/screenshots';
 
@@ -23,16 +22,10 @@ const BOTH_LANGUAGES = PAGES.flatMap((path) => [path, path === '/' ? '/zh' : `/z
 
 let browser: BrowserContext;
 let dataset: PublishedEvents;
-/**
- * axe-core's source, evaluated in a page through the DevTools protocol: the pages' CSP forbids a script element,
- * not an evaluation by the browser's driver, so one page load serves the console check and axe.
- */
-let axeSource: string;
 
 beforeAll(async () => {
   browser = await launchChromium({ timezoneId: 'Asia/Tokyo' });
   dataset = await publishedFromContent();
-  axeSource = await readFile(AXE, 'utf8');
   await mkdir(SCREENSHOT_DIR, { recursive: true });
 });
 afterAll(async () => {
@@ -49,36 +42,6 @@ async function open(path: string, options: { width?: number; colorScheme?: 'ligh
   page.on('pageerror', (error) => errors.push(error.message));
   const response = await page.goto(`${baseUrl}${path}`);
   return { page, response, errors };
-}
-
-/**
- * Every axe rule in light; in dark only the rules a colour scheme can change: the markup is the same in both,
- * only the colours differ. (Half the time of the page checks went to repeating the markup rules in dark.)
- */
-const RULES_A_COLOUR_SCHEME_CHANGES = ['color-contrast', 'link-in-text-block'];
-
-async function axeViolations(page: Page, colorScheme: 'light' | 'dark') {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(
-    async (rules) => {
-      const axe = (
-        globalThis as unknown as {
-          axe: {
-            run: (
-              context: Document,
-              options: { runOnly?: string[]; resultTypes: string[] },
-            ) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-          };
-        }
-      ).axe;
-      // Every violation in full; of what passed, axe keeps one node per rule instead of describing each.
-      return axe.run(document, { resultTypes: ['violations'], ...(rules === undefined ? {} : { runOnly: rules }) });
-    },
-    colorScheme === 'dark' ? RULES_A_COLOUR_SCHEME_CHANGES : undefined,
-  );
-  return result.violations.map(
-    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  );
 }
 
 /**
@@ -108,11 +71,12 @@ describe('every page, in both languages', () => {
       const { page, response, errors } = await opened;
       expect(response?.status()).toBe(200);
       expect(errors).toEqual([]);
-      expect(await axeViolations(page, 'light')).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       // The same document in dark: the colour scheme is CSS alone (no script of the pages reads it), so switching it
-      // on the loaded page draws what a dark load draws, for a page load less.
+      // on the loaded page draws what a dark load draws, for a page load less. Only the rules a colour scheme can
+      // change run again: the markup is the same in both (half the time of the page checks went to repeating it).
       await page.emulateMedia({ colorScheme: 'dark' });
-      expect(await axeViolations(page, 'dark')).toEqual([]);
+      expect(await axeViolations(page, { rules: RULES_A_COLOUR_SCHEME_CHANGES })).toEqual([]);
       // Nothing axe did was refused by the page's CSP or failed either.
       expect(errors).toEqual([]);
     },
@@ -138,7 +102,7 @@ describe('every page, in both languages', () => {
       expect(response?.status()).toBe(200);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
       // A phone's layout has its own regions (a chart that scrolls inside its frame must be reachable by keyboard).
-      expect(await axeViolations(page, 'light')).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
     },
   );
