@@ -29,7 +29,8 @@ export interface StateDatabase {
 }
 
 export async function startStateDatabase(): Promise<StateDatabase> {
-  // Miniflare's start waits on timers that a moved Date never reaches (tests/support/shifted-clock.ts).
+  // A real D1 runs at the real clock only: under a moved Date (tests/support/shifted-clock.ts) the local runtime's
+  // start was seen to wait for ever on timers the moved clock never reaches.
   if (Number(process.env['TEST_CLOCK_SHIFT_DAYS'] ?? 0) !== 0)
     throw new Error('a real local D1 runs at the real clock only: add this file to REAL_CLOCK_ONLY (vitest.config.ts)');
   const folder = await mkdtemp(path.join(tmpdir(), 'departures-board-state-d1-'));
