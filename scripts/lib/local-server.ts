@@ -315,10 +315,11 @@ export function wranglerDevApi(): Promise<typeof import('wrangler')> {
 
 /**
  * Serves a build in workerd, started from this process by Miniflare, the runtime under `wrangler dev`, with the
- * bindings wrangler reads from the config (scripts/lib/miniflare-server.ts; no wrangler process of its own, which cost
- * about 1.5 s of CPU per start, and no proxy in front of the worker), with its own state folder, on `port` or one the system gives as it binds; resolves once it answers `readyPath` (a static file by
- * default, so that the worker's first request is still to come: the cold start). `npm start` runs the command
- * instead (`serveBuild`), whose log the person reads.
+ * bindings wrangler reads from the config (scripts/lib/miniflare-server.ts: no wrangler process of its own, which
+ * cost about 1.5 s of CPU per start, and no proxy in front of the worker), with its own state folder, on `port` or
+ * one the system gives as it binds; resolves once it answers `readyPath` (a static file by default, so that the
+ * worker's first request is still to come: the cold start). `npm start` runs the command instead (`serveBuild`),
+ * whose log the person reads.
  */
 export async function startServer(
   options: Omit<ServeOptions, 'port' | 'stdio' | 'workerConfig'> & {
