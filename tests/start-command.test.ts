@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,6 +52,8 @@ describe('npm start', () => {
   it('says which phase failed and prints the end of its log, which names the problem', async () => {
     const copy = await copyProject('departures-board-start-fails-');
     try {
+      // The checkout may hold no events at all (a deployment that removed the sample set): the folder is made here.
+      await mkdir(path.join(copy, 'content/events/provider_a'), { recursive: true });
       await writeFile(
         path.join(copy, 'content/events/provider_a/broken.json'),
         `${JSON.stringify({ id: 'broken', provider: 'provider_a' })}\n`,
