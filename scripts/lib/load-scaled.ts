@@ -19,3 +19,17 @@ export function loadFactor(): number {
 
 /** `ms` (the limit on an idle machine) scaled by the machine's load now: a hang guard that does not race. */
 export const scaled = (ms: number): number => Math.round(ms * loadFactor());
+
+/** `promise`, or a rejection saying `what` after `timeoutMs` scaled by the machine's load: a hang guard. */
+export async function withinScaled<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = scaled(timeoutMs);
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${limit} ms`)), limit);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { LOCAL_STATE_DIR } from '../../src/node/local-state.ts';
 import { vapidSecrets, type VapidSecrets } from '../../src/node/local-vapid.ts';
 import { applyMigrations, type D1DatabaseConfig } from './local-d1.ts';
-import { scaled } from './load-scaled.ts';
+import { scaled, withinScaled } from './load-scaled.ts';
 import { startMiniflareServer } from './miniflare-server.ts';
 import { astroEntry, projectRoot, quietToolEnv, runTool, WRANGLER } from './tools.ts';
 
@@ -342,8 +342,8 @@ export async function startServer(
     if (ownState) await rm(state, { recursive: true, force: true });
   };
   let log = '';
-  // A port taken by the time workerd binds it fails the start only after about 20 s (Miniflare's retries); asked for
-  // just before it, the failure is at once and names the port. Port 0 (the system's choice as it binds) is the one to
+  // A port taken by the time workerd binds it fails the start only after Miniflare's retries (seconds, more on a busy
+  // machine); asked for just before it, the failure is at once and names the port. Port 0 (the system's choice as it binds) is the one to
   // use wherever the caller can learn the address afterwards.
   const host = options.host ?? '127.0.0.1';
   const { port = 0, release } = typeof options.port === 'object' ? options.port : { port: options.port };
@@ -354,6 +354,7 @@ export async function startServer(
   }
   const worker = await startMiniflareServer({
     wrangler: await wranglerDevApi(),
+    what: 'the local server',
     workerConfig: options.workerConfig,
     persistTo: state,
     vars: { ...options.vars, ...vapid, ...options.secrets },
@@ -364,7 +365,7 @@ export async function startServer(
     },
   }).catch(async (error: Error) => {
     await cleanUp();
-    throw error;
+    throw new Error(`${error.message}\n${log}`);
   });
   // Disposed and waited for: a restart on the same state (a test's deploy) must not meet the old server still
   // holding its database.
@@ -373,10 +374,10 @@ export async function startServer(
     await cleanUp();
   };
   try {
-    const baseUrl = (await withinScaled(worker.ready, 60_000, 'the local server did not start')).origin;
+    const baseUrl = worker.url.origin;
     const firstRequestAt = await waitUntilServing(
       `${baseUrl}${options.readyPath ?? '/favicon.svg'}`,
-      { exitCode: null }, // no process of its own that could exit: workerd's failures reject `ready`
+      { exitCode: null }, // no process of its own that could exit: workerd's failures fail the start
       undefined,
       answersFromTheWorker,
     );
@@ -393,20 +394,6 @@ export async function startServer(
     // started may never stop either (above): the clean-up is given a while, not for ever.
     await withinScaled(stop(), 30_000, 'the server that failed to start did not stop').catch(() => undefined);
     throw new Error(`${(error as Error).message}\n${log}`);
-  }
-}
-
-/** `promise`, or a rejection saying `what` after `timeoutMs` scaled by the machine's load: a hang guard. */
-export async function withinScaled<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = scaled(timeoutMs);
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} within ${limit} ms`)), limit);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

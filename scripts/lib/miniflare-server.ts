@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { withinScaled } from './load-scaled.ts';
 
 /**
  * A built worker served by Miniflare, the local runtime under `wrangler dev`, started from this process: workerd
@@ -24,7 +25,9 @@ const miniflare = (): MiniflareModule => requireFromWrangler('miniflare') as Min
 
 export interface MiniflareServerOptions {
   /** wrangler's API, loaded with its environment set (`wranglerDevApi`, scripts/lib/local-server.ts). */
-  wrangler: Pick<typeof import('wrangler'), 'unstable_getMiniflareWorkerOptions'>;
+  wrangler: Pick<typeof import('wrangler'), 'unstable_getMiniflareWorkerOptions' | 'unstable_readConfig'>;
+  /** What is started, for the messages of a start that fails or hangs ("the local server"). */
+  what: string;
   /** The built worker's config (`<outDir>/server/wrangler.json`). */
   workerConfig: string;
   /** The state folder, laid out as `wrangler dev --persist-to` lays it out (scripts/lib/local-d1.ts reads it). */
@@ -39,8 +42,8 @@ export interface MiniflareServerOptions {
 }
 
 export interface MiniflareServer {
-  /** The worker's address once workerd listens; rejects with workerd's failure to start. */
-  ready: Promise<URL>;
+  /** The worker's address: workerd listens there. */
+  url: URL;
   dispose(): Promise<void>;
 }
 
@@ -57,15 +60,14 @@ async function builtModules(main: string): Promise<{ type: 'ESModule'; path: str
   return [main, ...files.sort()].map((file) => ({ type: 'ESModule', path: file }));
 }
 
-/** The worker's name in its config, as wrangler names it. */
-async function workerName(workerConfig: string): Promise<string> {
-  const { name } = JSON.parse(await readFile(workerConfig, 'utf8')) as { name?: unknown };
-  if (typeof name !== 'string') throw new Error(`${workerConfig} names no worker`);
-  return name;
-}
-
+/**
+ * Resolves once workerd listens. A start that fails (a taken port: after Miniflare's retries, 3.5 s idle, 24 s on a busy machine) or hangs
+ * is stopped before the error is thrown, for a while at most, since a server that never started may never stop, so
+ * that a next try does not start beside it.
+ */
 export async function startMiniflareServer(options: MiniflareServerOptions): Promise<MiniflareServer> {
-  const { workerOptions, main } = options.wrangler.unstable_getMiniflareWorkerOptions(options.workerConfig);
+  const config = options.wrangler.unstable_readConfig({ config: options.workerConfig });
+  const { workerOptions, main } = options.wrangler.unstable_getMiniflareWorkerOptions(config);
   if (main === undefined) throw new Error(`${options.workerConfig} names no main module`);
   // The modules are listed below; the config's rules only say how to find them.
   const {
@@ -88,7 +90,7 @@ export async function startMiniflareServer(options: MiniflareServerOptions): Pro
       workers: [
         {
           ...worker,
-          name: await workerName(options.workerConfig),
+          name: config.name,
           bindings: { ...bindings, ...options.vars },
           modules: options.mainOnly ? [{ type: 'ESModule', path: main }] : await builtModules(main),
           modulesRoot: path.dirname(main),
@@ -96,5 +98,16 @@ export async function startMiniflareServer(options: MiniflareServerOptions): Pro
       ],
     }),
   );
-  return { ready: server.ready, dispose: () => server.dispose() };
+  try {
+    return {
+      url: await withinScaled(server.ready, 60_000, `${options.what} did not start`),
+      dispose: () => server.dispose(),
+    };
+  } catch (error) {
+    // The start's own error is the one to report, not a failure of the stop after it.
+    await withinScaled(server.dispose(), 30_000, `${options.what} that failed to start did not stop`).catch(
+      () => undefined,
+    );
+    throw error;
+  }
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { beforeAll, beforeEach } from 'vitest';
 import { scaled } from '../../scripts/lib/load-scaled.ts';
 import { copyMigratedD1 } from '../../scripts/lib/local-d1.ts';
-import { withinScaled, wranglerDevApi } from '../../scripts/lib/local-server.ts';
+import { wranglerDevApi } from '../../scripts/lib/local-server.ts';
 import { startMiniflareServer } from '../../scripts/lib/miniflare-server.ts';
 import { d1OverHttp } from './d1-over-http.ts';
 
@@ -45,6 +45,7 @@ export async function startStateDatabase(): Promise<StateDatabase> {
   const removeFolder = () => rm(folder, { recursive: true, force: true });
   const worker = await startMiniflareServer({
     wrangler: await wranglerDevApi(),
+    what: 'the state database',
     workerConfig: configPath,
     persistTo: folder,
     vars: {},
@@ -56,19 +57,7 @@ export async function startStateDatabase(): Promise<StateDatabase> {
     await removeFolder();
     throw error;
   });
-  let url: URL;
-  try {
-    url = await withinScaled(worker.ready, 60_000, 'the state database did not start');
-  } catch (error) {
-    // As a test server's failed start (scripts/lib/local-server.ts): its workerd stopped, for a while at most, so
-    // that the next file's try (workerDatabase below) does not start beside it; the start's own error is reported.
-    await withinScaled(worker.dispose(), 30_000, 'the state database that failed to start did not stop').catch(
-      () => undefined,
-    );
-    await removeFolder();
-    throw error;
-  }
-  const db = d1OverHttp(url.origin);
+  const db = d1OverHttp(worker.url.origin);
   return {
     db,
     async empty() {
