@@ -343,8 +343,8 @@ export async function startServer(
   };
   let log = '';
   // A port taken by the time workerd binds it fails the start only after Miniflare's retries (seconds, more on a busy
-  // machine); asked for just before it, the failure is at once and names the port. Port 0 (the system's choice as it binds) is the one to
-  // use wherever the caller can learn the address afterwards.
+  // machine); asked for just before it, the failure is at once and names the port. Port 0 (the system's choice as it
+  // binds) is the one to use wherever the caller can learn the address afterwards.
   const host = options.host ?? '127.0.0.1';
   const { port = 0, release } = typeof options.port === 'object' ? options.port : { port: options.port };
   await release?.();

@@ -61,9 +61,9 @@ async function builtModules(main: string): Promise<{ type: 'ESModule'; path: str
 }
 
 /**
- * Resolves once workerd listens. A start that fails (a taken port: after Miniflare's retries, 3.5 s idle, 24 s on a busy machine) or hangs
- * is stopped before the error is thrown, for a while at most, since a server that never started may never stop, so
- * that a next try does not start beside it.
+ * Resolves once workerd listens. A start that fails (a taken port: after Miniflare's retries, 3.5 s idle, 24 s on a
+ * busy machine) or hangs is stopped before the error is thrown, for a while at most, since a server that never
+ * started may never stop, so that a next try does not start beside it.
  */
 export async function startMiniflareServer(options: MiniflareServerOptions): Promise<MiniflareServer> {
   const config = options.wrangler.unstable_readConfig({ config: options.workerConfig });

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LoaderContext } from 'astro/loaders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scaled } from '../../scripts/lib/load-scaled.ts';
 import type { EventProvenance } from '../core/provenance.ts';
 import { eventProvenanceLoader } from './provenance-loader.ts';
 
@@ -64,9 +63,6 @@ async function load(eventsDir: string): Promise<Map<string, EventProvenance>> {
 
 const eventFile = () => path.join(repo, 'content/events/provider_a/first-reset.json');
 
-/** What runs git, scaled by the load when the file runs: why, in provenance.test.ts. */
-const GIT_WORK_LIMIT_MS = () => scaled(60_000);
-
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'provenance-loader-'));
   repo = path.join(root, 'repo');
@@ -77,11 +73,11 @@ beforeAll(async () => {
   git(['commit', '--quiet', '--no-gpg-sign', '-m', 'draft'], RECORDED);
   await writeFile(eventFile(), `${JSON.stringify(event(true), null, 2)}\n`);
   git(['commit', '--quiet', '--no-gpg-sign', '-am', 'verify'], VERIFIED);
-}, GIT_WORK_LIMIT_MS());
+});
 
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-describe('the provenance collection loader', { timeout: GIT_WORK_LIMIT_MS() }, () => {
+describe('the provenance collection loader', () => {
   it('loads each event’s recorded and verified commits from the repository, linked to REPOSITORY_URL', async () => {
     const previous = process.env.REPOSITORY_URL;
     process.env.REPOSITORY_URL = 'https://code.example/owner/board/';
