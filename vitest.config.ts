@@ -129,10 +129,14 @@ const coreAt = (days: number) => ({
     // (that import was four fifths of the project's time). A test must not depend on another's state.
     isolate: false,
     env: { TEST_CLOCK_SHIFT_DAYS: String(days) },
-    // Vitest's 5 s, scaled by the machine's load when the run starts (scripts/lib/load-scaled.ts): a hang guard.
-    testTimeout: scaled(10_000),
-    hookTimeout: scaled(10_000),
-    setupFiles: ['tests/support/shifted-clock.ts', 'tests/support/fresh-isolate.ts', TEMP_FOLDERS_REMOVED],
+    // The hang guards are scaled by the machine's load when each file starts (the first setup file), not when the run
+    // does: these files run last.
+    setupFiles: [
+      'tests/support/limits-scaled-per-file.ts',
+      'tests/support/shifted-clock.ts',
+      'tests/support/fresh-isolate.ts',
+      TEMP_FOLDERS_REMOVED,
+    ],
     // Two workers, in a group of their own that runs last (IN_PROCESS above).
     maxWorkers: IN_PROCESS.maxWorkers,
     sequence: { groupOrder: IN_PROCESS.groupOrder },
