@@ -5,6 +5,7 @@ import { uniqueClientIp } from './support/client-ip.ts';
 import { type HooksReceiver, startHooksReceiver } from './support/hooks-receiver.ts';
 import {
   copyServedBuild,
+  deliveriesSettled,
   eventually,
   MINUTE_MS,
   minuteOf,
@@ -108,7 +109,7 @@ describe('signed webhooks, from a create to signed deliveries', () => {
     await waitFor('/main', 2);
     await waitFor('/retried', 3);
     await runCron(61);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await deliveriesSettled(copy);
 
     const seen = (path: string) =>
       deliveriesTo(path).map((delivery) => ({

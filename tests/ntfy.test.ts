@@ -5,6 +5,7 @@ import { uniqueClientIp } from './support/client-ip.ts';
 import { type NtfyReceived, type NtfyReceiver, startNtfyReceiver } from './support/ntfy-receiver.ts';
 import {
   copyServedBuild,
+  deliveriesSettled,
   eventually,
   MINUTE_MS,
   minuteOf,
@@ -117,7 +118,7 @@ describe('ntfy, from a subscription to a topic', () => {
       await republish(reset('e2e-early', null));
       await runCron(minutesAfterStart(1));
       await eventually(() => fannedOut('e2e-early'), 'the fan-out of e2e-early');
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await deliveriesSettled(copy);
       expect(toTopic()).toHaveLength(1);
 
       // The link's page: GET shows what will be sent and a button, and activates nothing (link previews fetch it).
@@ -168,7 +169,7 @@ describe('ntfy, from a subscription to a topic', () => {
         () => `${toTopic().length - 1} of 3 messages`,
       );
       await runCron(minutesAfterStart(62));
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await deliveriesSettled(copy);
 
       const events = toTopic().slice(1);
       for (const message of events) {

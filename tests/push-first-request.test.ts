@@ -16,7 +16,13 @@ import {
   type PushReceiver,
   type SubscriberKeys,
 } from './support/push-receiver.ts';
-import { copyServedBuild, eventually, publishWithFeeds, type ServedCopy } from './support/served-delivery.ts';
+import {
+  copyServedBuild,
+  deliveriesSettled,
+  eventually,
+  publishWithFeeds,
+  type ServedCopy,
+} from './support/served-delivery.ts';
 import { parseLinkHeader, startWebSubSubscriber, type WebSubSubscriber } from './support/websub-subscriber.ts';
 import { scaled } from '../scripts/lib/load-scaled.ts';
 
@@ -246,8 +252,8 @@ describe('a new build’s first request', () => {
       const cron = await fetch(`${server.baseUrl}/cdn-cgi/local/scheduled?cron=*+*+*+*+*`);
       expect(cron.status).toBe(200);
       expect(await claimed()).toEqual([claim]);
-      // The receivers, after two of the queues' one-second batch windows for what they could still bring, agree.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // The receivers agree once the wing can send nothing more by itself.
+      await deliveriesSettled(copy);
       expect(tally()).toEqual({ push: 1, websub: 1, discord: 1, slack: 1 });
       const ledger = async (table: string, where: string) =>
         (await rows(`SELECT count(*) AS n FROM ${table} WHERE ${where}`))[0];

@@ -7,6 +7,7 @@ import { burstInOneWindow } from './support/rate-window.ts';
 import { loadContract } from './support/openapi-contract.ts';
 import {
   copyServedBuild,
+  deliveriesSettled,
   MINUTE_MS,
   minuteOf,
   publishWithFeeds,
@@ -244,7 +245,7 @@ describe('subscribing, delivering and unsubscribing, end to end', () => {
 
     // The next minute finds nothing new: nobody gets the change twice; the other provider's feed never changed.
     await runCron(minutesAfterStart(2));
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await deliveriesSettled(copy);
     for (const callback of [signed, everything, leaving]) expect(deliveriesTo(callback), callback).toHaveLength(1);
     expect(deliveriesTo(otherProvider)).toEqual([]);
     expect(deliveriesTo(uninvited)).toEqual([]);
@@ -273,7 +274,7 @@ describe('subscribing, delivering and unsubscribing, end to end', () => {
     await waitForDeliveries(signed, 2);
     await waitForDeliveries(everything, 2);
     expect(deliveriesTo(signed)[1]!.signature).toBe('valid');
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await deliveriesSettled(copy);
     expect(deliveriesTo(leaving)).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, inject } from 'vitest';
 import { scaled } from '../../scripts/lib/load-scaled.ts';
+import { queryLocalD1 } from '../../scripts/lib/local-d1.ts';
 import { type RunningServer, startServer } from '../../scripts/lib/local-server.ts';
 import { providerFeedPath } from '../../src/core/built-paths.ts';
 import type { EdgeDataset } from '../../src/core/dataset.ts';
@@ -130,3 +131,25 @@ export async function eventually(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Waits until the copy's delivery wing can send nothing more by itself: every fan-out it claimed is done and no
+ * delivery is pending (neither in flight nor a retry the queue carries). Only a cron run or a new build sends after
+ * that, so a receiver's count read then is final: the "nothing more arrives" checks wait for this, not for a quiet
+ * second or two, which on a loaded machine proves nothing (docs/testing.md, "No waiting on the wall clock").
+ */
+export const deliveriesSettled = (copy: ServedCopy): Promise<void> => {
+  let left = '';
+  return eventually(
+    async () => {
+      const [counts] = await queryLocalD1(
+        copy.state,
+        `SELECT (SELECT COUNT(*) FROM notifications WHERE fanout_done = 0) AS fanouts,
+                (SELECT COUNT(*) FROM deliveries WHERE state = 'pending') AS pending`,
+      );
+      left = JSON.stringify(counts);
+      return counts?.['fanouts'] === 0 && counts['pending'] === 0;
+    },
+    () => `every fan-out done and no delivery pending (left: ${left})`,
+  );
+};
