@@ -1,27 +1,35 @@
 import { MEDIAN_BASIS_RESETS, MIN_FORECAST_GAPS } from '../cadence.ts';
 import { TIMELINE_LIMIT } from '../api/query.ts';
 import { CHANCE_BY_DAY_DAYS, FORECAST_HORIZONS } from '../forecast/schemas.ts';
-import { languageOf, type Locale } from '../languages.ts';
+import { LANGUAGES, languageOf, type Locale } from '../languages.ts';
 import { FEED_ITEM_LIMIT } from '../render/feed-formats.ts';
 import { SERVICE_NAME } from '../site.ts';
 import { OVERDUE_FACTOR } from '../status-word.ts';
 import { REMINDER_MINUTES_BEFORE } from '../tracker/window-link.ts';
 import { andList, numberFormat } from './intl.ts';
-import de from './words/de.json' with { type: 'json' };
-import en from './words/en.json' with { type: 'json' };
-import es from './words/es.json' with { type: 'json' };
-import fr from './words/fr.json' with { type: 'json' };
-import ja from './words/ja.json' with { type: 'json' };
-import ko from './words/ko.json' with { type: 'json' };
-import ptBR from './words/pt-BR.json' with { type: 'json' };
-import zh from './words/zh.json' with { type: 'json' };
+import type en from './words/en.json';
+
+/** A listed language's words file, `words/<code>.json`; a language listed without it stops the load, naming it. */
+async function wordsFile(code: Locale): Promise<unknown> {
+  try {
+    const file: { default: unknown } = await import(`./words/${code}.json`, { with: { type: 'json' } });
+    return file.default;
+  } catch (error) {
+    throw new Error(
+      `src/core/languages.ts lists the language ${code}, but src/core/i18n/words/${code}.json cannot be read: add it (a copy of en.json, translated: src/core/i18n/words/README.md). ${String(error)}`,
+    );
+  }
+}
 
 /**
- * Each language's words file (words/README.md), by the codes of src/core/languages.ts: a language listed there
- * without its file here is a type error. The files are checked against en.json by the build
+ * Each language's words file (words/README.md), found by the codes of src/core/languages.ts: a language is its file
+ * and its line there, and nothing here names one. Only the build (which puts the filled words in the bundle as data:
+ * filled-words.ts), the dev server and Node read this module. The files are checked against en.json by the build
  * (src/integrations/checked-words.ts) and the tests, so they are read here as they are.
  */
-export const WORDS_FILES: Readonly<Record<Locale, unknown>> = { en, zh, ja, ko, es, de, fr, 'pt-BR': ptBR };
+export const WORDS_FILES: Readonly<Record<Locale, unknown>> = Object.fromEntries(
+  await Promise.all(LANGUAGES.map(async ({ code }) => [code, await wordsFile(code)] as const)),
+) as Record<Locale, unknown>;
 
 /** The reference words (en.json): every language has exactly these keys. */
 export type Words = typeof en;
