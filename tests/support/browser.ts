@@ -6,7 +6,7 @@ import { tempFolder } from './temp-folders.ts';
 /**
  * A Chromium driven by playwright-core (no browser download): CHROMIUM_PATH, the one that ships inside an npm
  * package, or Debian's (see scripts/lib/chromium.ts). The flags keep it from reaching for the network this
- * machine does not have.
+ * machine does not have, and its pages in one renderer process.
  */
 const ARGS = [
   '--no-sandbox',
@@ -16,6 +16,10 @@ const ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Every page of a browser in one renderer process, not a new process per page: a new page cost about 0.5 s of
+  // CPU and a load in a page used before 0.13 s; with the limit a new page of a context costs about half
+  // (docs/testing.md, "Time: 120 s not met"). It does not override site isolation: another site still gets its own.
+  '--renderer-process-limit=1',
 ];
 
 /**
