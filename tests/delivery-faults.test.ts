@@ -155,6 +155,15 @@ const everySwitch = (): ReceiverSwitch[] => [push.power, chat.power, webSub.powe
 const heldSubscribers = () =>
   new Set(everySwitch().flatMap((power) => power.held.map(({ path }) => new URL(path, 'http://receiver').pathname)));
 
+/** The worker's last lines that name a delivery: what a wait that never ends is read with (docs/testing.md). */
+const deliveryLog = () =>
+  server
+    .output()
+    .split('\n')
+    .filter((line) => /deliver|dead-letter/i.test(line))
+    .slice(-30)
+    .join('\n');
+
 /** Waits until no delivery is held by a sender or a queued message: every outcome so far recorded. */
 const settled = () =>
   eventually(
@@ -218,7 +227,7 @@ describe('every subscriber gets each transition exactly once, whatever fails', (
           return SUBSCRIBERS_BEFORE.every((subscriber) => held.has(subscriber));
         },
         () =>
-          `sends held at the receivers for ${[...heldSubscribers()].join(', ') || 'none'} of ${SUBSCRIBERS_BEFORE.join(', ')}`,
+          `sends held at the receivers for ${[...heldSubscribers()].join(', ') || 'none'} of ${SUBSCRIBERS_BEFORE.join(', ')}; the worker's last lines on deliveries:\n${deliveryLog()}`,
         60_000,
       );
 
