@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { AstroIntegration } from 'astro';
 import { wordsProblems } from '../core/i18n/check.ts';
-import { LANGUAGES, type Language } from '../core/languages.ts';
 
 const WORDS_DIRECTORY = new URL('../core/i18n/words/', import.meta.url);
 
@@ -28,30 +27,17 @@ export function wordsFileProblems(directory: URL = WORDS_DIRECTORY): string[] {
     });
 }
 
-/** Each listed language (src/core/languages.ts) whose words file is not in the folder: a language is both. */
-export function missingWordsFiles(
-  directory: URL = WORDS_DIRECTORY,
-  languages: readonly Pick<Language, 'code'>[] = LANGUAGES,
-): string[] {
-  const files = new Set(readdirSync(directory));
-  return languages
-    .filter(({ code }) => !files.has(`${code}.json`))
-    .map(
-      ({ code }) =>
-        `${code}.json: missing, while src/core/languages.ts lists the language ${code}; add it (a copy of en.json, translated)`,
-    );
-}
-
 /**
- * Stops `astro build` (and `astro dev`) before any work when a listed language has no words file, or a words file
- * lacks a key or a placeholder.
+ * Stops `astro build` (and `astro dev`) before any work when a words file lacks a key or a placeholder. A listed
+ * language without its file stops them earlier still, as their configuration loads the words
+ * (src/core/i18n/words-files.ts, `readWordsFile`).
  */
 export function checkedWords(): AstroIntegration {
   return {
     name: 'departures-board:checked-words',
     hooks: {
       'astro:config:setup': () => {
-        const problems = [...missingWordsFiles(), ...wordsFileProblems()];
+        const problems = wordsFileProblems();
         if (problems.length > 0)
           throw new Error(
             `The words files do not match en.json (src/core/i18n/words/README.md):\n${problems.join('\n')}`,

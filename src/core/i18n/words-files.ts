@@ -9,8 +9,11 @@ import { REMINDER_MINUTES_BEFORE } from '../tracker/window-link.ts';
 import { andList, numberFormat } from './intl.ts';
 import type en from './words/en.json';
 
-/** A listed language's words file, `words/<code>.json`; a language listed without it stops the load, naming it. */
-async function wordsFile(code: Locale): Promise<unknown> {
+/**
+ * A listed language's words file, `words/<code>.json`. A language listed without it stops whatever loads the words
+ * (the build and the dev server as their configuration loads, a command, a test), naming the file and the fix.
+ */
+export async function readWordsFile(code: Locale): Promise<unknown> {
   try {
     const file: { default: unknown } = await import(`./words/${code}.json`, { with: { type: 'json' } });
     return file.default;
@@ -28,7 +31,7 @@ async function wordsFile(code: Locale): Promise<unknown> {
  * (src/integrations/checked-words.ts) and the tests, so they are read here as they are.
  */
 export const WORDS_FILES: Readonly<Record<Locale, unknown>> = Object.fromEntries(
-  await Promise.all(LANGUAGES.map(async ({ code }) => [code, await wordsFile(code)] as const)),
+  await Promise.all(LANGUAGES.map(async ({ code }) => [code, await readWordsFile(code)] as const)),
 ) as Record<Locale, unknown>;
 
 /** The reference words (en.json): every language has exactly these keys. */
