@@ -15,6 +15,7 @@ import {
 import type { ReceiverSwitch } from './support/switchable-receiver.ts';
 import {
   copyServedBuild,
+  deliveriesInFlightRecorded,
   eventually,
   MINUTE_MS,
   minuteOf,
@@ -164,19 +165,7 @@ const deliveryLog = () =>
     .slice(-30)
     .join('\n');
 
-/** Waits until no delivery is held by a sender or a queued message: every outcome so far recorded. */
-const settled = () =>
-  eventually(
-    async () =>
-      (
-        await queryLocalD1(
-          copy.state,
-          "SELECT COUNT(*) AS n FROM deliveries WHERE state = 'pending' AND lease IS NOT NULL",
-        )
-      )[0]?.['n'] === 0,
-    'every delivery in flight recorded',
-    60_000,
-  );
+const settled = () => deliveriesInFlightRecorded(copy, 60_000);
 
 beforeAll(async () => {
   startMinute = minuteOf(new Date());

@@ -132,24 +132,42 @@ export async function eventually(
   }
 }
 
+/** Polls the copy's D1 until every count the one row of `counts` holds is 0; says what was left if it never is. */
+function untilNoneLeft(copy: ServedCopy, counts: string, what: string, timeoutMs?: number): Promise<void> {
+  let left = '';
+  return eventually(
+    async () => {
+      const [row] = await queryLocalD1(copy.state, counts);
+      left = JSON.stringify(row);
+      return row !== undefined && Object.values(row).every((count) => count === 0);
+    },
+    () => `${what} (left: ${left})`,
+    timeoutMs,
+  );
+}
+
 /**
  * Waits until the copy's delivery wing can send nothing more by itself: every fan-out it claimed is done and no
  * delivery is pending (neither in flight nor a retry the queue carries). Only a cron run or a new build sends after
  * that, so a receiver's count read then is final: the "nothing more arrives" checks wait for this, not for a quiet
  * second or two, which on a loaded machine proves nothing (docs/testing.md, "No waiting on the wall clock").
  */
-export const deliveriesSettled = (copy: ServedCopy): Promise<void> => {
-  let left = '';
-  return eventually(
-    async () => {
-      const [counts] = await queryLocalD1(
-        copy.state,
-        `SELECT (SELECT COUNT(*) FROM notifications WHERE fanout_done = 0) AS fanouts,
-                (SELECT COUNT(*) FROM deliveries WHERE state = 'pending') AS pending`,
-      );
-      left = JSON.stringify(counts);
-      return counts?.['fanouts'] === 0 && counts['pending'] === 0;
-    },
-    () => `every fan-out done and no delivery pending (left: ${left})`,
+export const deliveriesSettled = (copy: ServedCopy): Promise<void> =>
+  untilNoneLeft(
+    copy,
+    `SELECT (SELECT COUNT(*) FROM notifications WHERE fanout_done = 0) AS fanouts,
+            (SELECT COUNT(*) FROM deliveries WHERE state = 'pending') AS pending`,
+    'every fan-out done and no delivery pending',
   );
-};
+
+/**
+ * Waits until no delivery is held by a sender or a queued message: every outcome so far recorded. A retry due later
+ * (pending, held by nobody) may still wait, as it does while the receivers are down (tests/delivery-faults.test.ts).
+ */
+export const deliveriesInFlightRecorded = (copy: ServedCopy, timeoutMs?: number): Promise<void> =>
+  untilNoneLeft(
+    copy,
+    "SELECT COUNT(*) AS inFlight FROM deliveries WHERE state = 'pending' AND lease IS NOT NULL",
+    'every delivery in flight recorded',
+    timeoutMs,
+  );
