@@ -2,7 +2,6 @@ import { TIMELINE_LIMIT } from '../../src/core/api/query.ts';
 import { buildTimelineResponse, newestEventsRead, type TimelineSelection } from '../../src/core/api/timeline.ts';
 import { recentEvents } from '../../src/core/dataset.ts';
 import { journalBuiltAt } from '../../src/core/journal/built-outputs.ts';
-import { renderTimelineCsv, timelineCsvFileName } from '../../src/core/render/timeline-csv.ts';
 import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import { routeById } from '../../src/core/routes/table.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
@@ -19,9 +18,15 @@ const isDefault = ({ provider, limit }: TimelineSelection) => provider === 'all'
 const TIMELINE_FILE = routeById('getTimeline').prerendered!;
 const TIMELINE_CSV_FILE = routeById('getTimelineCsv').prerendered!;
 
-const csvHeaders = (selection: TimelineSelection) => ({
+/**
+ * The CSV's renderer and papaparse under it, loaded by the first CSV request of an isolate: the start need not
+ * compile a library only this route uses (docs/performance.md, "The cold start").
+ */
+const csvRenderer = () => import('../../src/core/render/timeline-csv.ts');
+
+const csvHeaders = async (selection: TimelineSelection) => ({
   'Content-Type': CONTENT_TYPES.csv,
-  'Content-Disposition': `inline; filename=${timelineCsvFileName(selection.provider)}`,
+  'Content-Disposition': `inline; filename=${(await csvRenderer()).timelineCsvFileName(selection.provider)}`,
 });
 
 const DEFAULT_SELECTION = { provider: 'all', limit: TIMELINE_LIMIT.default } as const;
@@ -40,7 +45,7 @@ export async function defaultTimelineJson(context: Pick<EdgeContext, 'datasetSli
 
 /** The default selection's CSV as the build writes it (no time in it), from the data set with the journal. */
 export const defaultTimelineCsv = async (context: Pick<EdgeContext, 'datasetSlice'>): Promise<string> =>
-  renderTimelineCsv(
+  (await csvRenderer()).renderTimelineCsv(
     recentEvents(await context.datasetSlice('timeline'), DEFAULT_SELECTION.provider, DEFAULT_SELECTION.limit),
     BASE_URL,
   );
@@ -50,11 +55,13 @@ const builtDefault = async (context: EdgeContext) => (await context.journalEntri
 
 async function answerCsv(context: EdgeContext, selection: TimelineSelection): Promise<Response> {
   if (isDefault(selection)) {
-    if (await builtDefault(context)) return withHeaders(await context.asset(TIMELINE_CSV_FILE), csvHeaders(selection));
-    return textResponse(await defaultTimelineCsv(context), CONTENT_TYPES.csv, csvHeaders(selection));
+    if (await builtDefault(context))
+      return withHeaders(await context.asset(TIMELINE_CSV_FILE), await csvHeaders(selection));
+    return textResponse(await defaultTimelineCsv(context), CONTENT_TYPES.csv, await csvHeaders(selection));
   }
   const events = recentEvents(await context.dataset(newestEventsRead(selection)), selection.provider, selection.limit);
-  return textResponse(renderTimelineCsv(events, BASE_URL), CONTENT_TYPES.csv, csvHeaders(selection));
+  const { renderTimelineCsv } = await csvRenderer();
+  return textResponse(renderTimelineCsv(events, BASE_URL), CONTENT_TYPES.csv, await csvHeaders(selection));
 }
 
 export const TIMELINE_HANDLERS = {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { TRANSLATIONS } from './i18n/index.ts';
+import { LOCALES } from './languages.ts';
+import { lazyRecord } from './lazy-record.ts';
 import type { Locale } from './vocabulary.ts';
 
 /**
@@ -35,6 +37,7 @@ export function parseDatasetMarker(text: string): MarkerReading {
 export const SAMPLE_DATA_HEADER = 'X-Sample-Data';
 
 /** The notice every page shows, and the Markdown mirror says, while the sample set is served. */
-export const SAMPLE_DATA_NOTICE = Object.fromEntries(
-  Object.entries(TRANSLATIONS).map(([locale, words]) => [locale, words.sampleDataNotice]),
-) as Record<Locale, string>;
+export const SAMPLE_DATA_NOTICE: Readonly<Record<Locale, string>> = lazyRecord(
+  LOCALES,
+  (locale) => TRANSLATIONS[locale].sampleDataNotice,
+);

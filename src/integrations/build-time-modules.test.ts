@@ -1,6 +1,12 @@
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as filledWords from '../core/i18n/filled-words.ts';
-import { moduleOfData } from './build-time-modules.ts';
+import { moduleOfData as moduleOfDataFrom } from './build-time-modules.ts';
+
+/** The built module's source, its helper imported by URL (a `data:` module resolves no path). */
+const LAZY_RECORD_URL = pathToFileURL(new URL('../core/lazy-record.ts', import.meta.url).pathname).href;
+const moduleOfData = (exports: Readonly<Record<string, unknown>>, file: string) =>
+  moduleOfDataFrom(exports, file, LAZY_RECORD_URL);
 
 /** The module's source imported as JavaScript, as the bundle would hold it. */
 const imported = async (source: string): Promise<Record<string, unknown>> =>
@@ -9,11 +15,23 @@ const imported = async (source: string): Promise<Record<string, unknown>> =>
 describe('build-time modules', () => {
   it('puts the filled words in the bundle exactly as Node makes them, each export as JSON', async () => {
     const source = moduleOfData(filledWords, 'filled-words.ts');
-    for (const name of Object.keys(filledWords)) expect(source).toContain(`export const ${name} = JSON.parse(`);
+    expect(source).toContain('export const ENGLISH_LANGUAGE_NAMES = JSON.parse(');
+    expect(source).toContain('export const FILLED_WORDS = lazyRecord(');
     const bundled = await imported(source);
     expect(Object.keys(bundled).sort()).toEqual(Object.keys(filledWords).sort());
-    expect(bundled.FILLED_WORDS).toStrictEqual(filledWords.FILLED_WORDS);
+    expect(JSON.parse(JSON.stringify(bundled.FILLED_WORDS))).toStrictEqual(filledWords.FILLED_WORDS);
     expect(bundled.ENGLISH_LANGUAGE_NAMES).toStrictEqual(filledWords.ENGLISH_LANGUAGE_NAMES);
+  });
+
+  it('parses the words of a language on its first read only', async () => {
+    // A module of its own (a `data:` module is cached by its source): the test above read every language.
+    const source = `${moduleOfData(filledWords, 'filled-words.ts')}\n// first reads`;
+    const words = (await imported(source)).FILLED_WORDS as Record<string, unknown>;
+    const made = (code: string) => Object.getOwnPropertyDescriptor(words, code)?.get === undefined;
+    expect(Object.keys(words)).toEqual(Object.keys(filledWords.FILLED_WORDS));
+    expect(Object.keys(words).filter(made)).toEqual([]);
+    expect(words['zh']).toStrictEqual(filledWords.FILLED_WORDS.zh);
+    expect(Object.keys(words).filter(made)).toEqual(['zh']);
   });
 
   it('keeps text that JSON and JavaScript read differently (quotes, backslashes, line and paragraph separators)', async () => {
