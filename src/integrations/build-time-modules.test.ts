@@ -1,10 +1,9 @@
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as filledWords from '../core/i18n/filled-words.ts';
 import { moduleOfData as moduleOfDataFrom } from './build-time-modules.ts';
 
 /** The built module's source, its helper imported by URL (a `data:` module resolves no path). */
-const LAZY_RECORD_URL = pathToFileURL(new URL('../core/lazy-record.ts', import.meta.url).pathname).href;
+const LAZY_RECORD_URL = new URL('../core/lazy-record.ts', import.meta.url).href;
 const moduleOfData = (exports: Readonly<Record<string, unknown>>, file: string) =>
   moduleOfDataFrom(exports, file, LAZY_RECORD_URL);
 

@@ -2,6 +2,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import type { Plugin } from 'vite';
 
+/** The helper the built module reads a record per key with, as the bundler finds it. */
+const LAZY_RECORD = fileURLToPath(new URL('../core/lazy-record.ts', import.meta.url));
+
 /**
  * Modules whose exports are plain data known before the service runs, evaluated once by the build and put in the
  * bundle as that data: each export becomes `JSON.parse` of a string literal, which V8 reads several times faster than
@@ -10,9 +13,6 @@ import type { Plugin } from 'vite';
  * (src/core/lazy-record.ts), so an isolate parses only the languages it answers in. Only `astro build`: the dev
  * server and Node (the tests, the commands) evaluate the module as it is, so an edited words file shows at once there.
  */
-/** The helper the built module reads a record per key with, as the bundler finds it. */
-const LAZY_RECORD = fileURLToPath(new URL('../core/lazy-record.ts', import.meta.url));
-
 export function buildTimeModules(modules: readonly URL[]): Plugin {
   const files = new Set(modules.map((module) => fileURLToPath(module)));
   return {
