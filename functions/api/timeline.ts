@@ -24,11 +24,6 @@ const TIMELINE_CSV_FILE = routeById('getTimelineCsv').prerendered!;
  */
 const csvRenderer = () => import('../../src/core/render/timeline-csv.ts');
 
-const csvHeaders = async (selection: TimelineSelection) => ({
-  'Content-Type': CONTENT_TYPES.csv,
-  'Content-Disposition': `inline; filename=${(await csvRenderer()).timelineCsvFileName(selection.provider)}`,
-});
-
 const DEFAULT_SELECTION = { provider: 'all', limit: TIMELINE_LIMIT.default } as const;
 
 /**
@@ -54,14 +49,17 @@ export const defaultTimelineCsv = async (context: Pick<EdgeContext, 'datasetSlic
 const builtDefault = async (context: EdgeContext) => (await context.journalEntries()).length === 0;
 
 async function answerCsv(context: EdgeContext, selection: TimelineSelection): Promise<Response> {
+  const csv = await csvRenderer();
+  const headers = {
+    'Content-Type': CONTENT_TYPES.csv,
+    'Content-Disposition': `inline; filename=${csv.timelineCsvFileName(selection.provider)}`,
+  };
   if (isDefault(selection)) {
-    if (await builtDefault(context))
-      return withHeaders(await context.asset(TIMELINE_CSV_FILE), await csvHeaders(selection));
-    return textResponse(await defaultTimelineCsv(context), CONTENT_TYPES.csv, await csvHeaders(selection));
+    if (await builtDefault(context)) return withHeaders(await context.asset(TIMELINE_CSV_FILE), headers);
+    return textResponse(await defaultTimelineCsv(context), CONTENT_TYPES.csv, headers);
   }
   const events = recentEvents(await context.dataset(newestEventsRead(selection)), selection.provider, selection.limit);
-  const { renderTimelineCsv } = await csvRenderer();
-  return textResponse(renderTimelineCsv(events, BASE_URL), CONTENT_TYPES.csv, await csvHeaders(selection));
+  return textResponse(csv.renderTimelineCsv(events, BASE_URL), CONTENT_TYPES.csv, headers);
 }
 
 export const TIMELINE_HANDLERS = {
