@@ -9,9 +9,8 @@ import { retireJournalNow } from '../src/server/journal/retire.ts';
 import { cachedPage } from '../src/server/page-cache.ts';
 import { pageFromTemplate } from '../src/server/page-templates.ts';
 import { runRecordedSchedule } from '../src/server/health/scheduled.ts';
-// Not loaded lazily as the delivery wing is: health (GITHUB_TOKEN's part) and the watcher already import it.
+// Not loaded lazily as the delivery wing is: health (GITHUB_TOKEN's part) already imports it.
 import { runScheduledCommits } from '../src/server/journal/git-commit.ts';
-import { runScheduledWatch } from '../src/server/watch/cron.ts';
 import { answerEdgeRoute } from './app.ts';
 
 /**
@@ -53,7 +52,7 @@ export default {
     const now = new Date(controller.scheduledTime);
     await runRecordedSchedule(bindings, now, async () => {
       const failed: string[] = [];
-      await runScheduledWatch(bindings, now, () => failed.push('watch'));
+      await (await watcher()).runScheduledWatch(bindings, now, () => failed.push('watch'));
       const commits = runScheduledCommits(bindings, now).catch((error: unknown) => {
         console.error(
           `the journal's commits of ${now.toISOString()} failed; the next minute's run tries again:`,
@@ -87,6 +86,12 @@ export default {
  * requests never evaluates it (docs/performance.md, "The cold start").
  */
 const deliveryWing = () => import('../src/server/delivery/worker-handlers.ts');
+
+/**
+ * The watcher (the feeds' parsers, the classifier and its rules), loaded by the first cron run of an isolate, as
+ * the delivery wing is: no request reads a feed.
+ */
+const watcher = () => import('../src/server/watch/cron.ts');
 
 /**
  * Astro's handler and its runtime, loaded by the first request for a page: a third of the worker's code, which

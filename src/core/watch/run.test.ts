@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ClassificationRulesSchema, createClassifier } from './classify.ts';
 import { FIRST_POLL, type PollState } from './poll-state.ts';
-import { type FeedAnswer, pollSources, settledState, type WatchedSource } from './run.ts';
-import { SourcesSchema } from './sources.ts';
+import { type FeedAnswer, pollSources, settledState } from './run.ts';
+import { SourcesSchema, type WatchedSource } from './sources.ts';
 
 /**
  * The one watch run both adapters use, over scripted feed answers: which sources are asked and with which

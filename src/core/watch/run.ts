@@ -2,10 +2,10 @@ import { buildDraftEvent, serializeEventFile } from '../content/new-event.ts';
 import { timeProblems } from '../content/time-rules.ts';
 import type { Event } from '../schemas.ts';
 import type { SourceCheck } from '../sources.ts';
-import { type EventKind, PROVIDERS, type Provider } from '../vocabulary.ts';
+import type { EventKind } from '../vocabulary.ts';
 import { excerpt, type FeedItem, FeedParseError, feedItems } from './feed-items.ts';
 import { backoffMs, type PollState, pollVerdict, validatorHeaders } from './poll-state.ts';
-import { isSampleSource, type Sources } from './sources.ts';
+import { type Sources, type WatchedSource, watchedSources } from './sources.ts';
 
 /**
  * One watch run over the watched sources: which source is asked, what its answer means, which posts become
@@ -21,12 +21,6 @@ export type FeedAnswer =
   | { kind: 'failed'; reason: string };
 
 export type FeedFetcher = (feed: string, headers: Readonly<Record<string, string>>) => Promise<FeedAnswer>;
-
-export interface WatchedSource {
-  provider: Provider;
-  account: string;
-  feed: string;
-}
 
 /** A new relevant post, written as the draft event file it would be. */
 export interface DraftProposal {
@@ -72,19 +66,6 @@ export interface WatchRun {
   polls: SourcePoll[];
   /** Sources under `.example` (the samples that ship with the project): never fetched. */
   samples: number;
-}
-
-/** The configured sources in the providers' order, the samples set apart. */
-export function watchedSources(sources: Sources): { watched: WatchedSource[]; samples: number } {
-  const watched: WatchedSource[] = [];
-  let samples = 0;
-  for (const provider of PROVIDERS) {
-    for (const { account, feed } of sources[provider]) {
-      if (isSampleSource({ account, feed })) samples += 1;
-      else watched.push({ provider, account, feed });
-    }
-  }
-  return { watched, samples };
 }
 
 /** Asks every source that is due, at once, and reads the answers (the changed feeds up to `readBudget`). */

@@ -50,3 +50,23 @@ export function describeConfigIssues(file: string, error: z.ZodError, knownTopLe
     return `${file}: ${where || 'the whole file'} ${issue.message}`;
   });
 }
+
+/** A configured source the watcher asks, with its provider. */
+export interface WatchedSource {
+  provider: Provider;
+  account: string;
+  feed: string;
+}
+
+/** The configured sources in the providers' order, the samples set apart. */
+export function watchedSources(sources: Sources): { watched: WatchedSource[]; samples: number } {
+  const watched: WatchedSource[] = [];
+  let samples = 0;
+  for (const provider of PROVIDERS) {
+    for (const { account, feed } of sources[provider]) {
+      if (isSampleSource({ account, feed })) samples += 1;
+      else watched.push({ provider, account, feed });
+    }
+  }
+  return { watched, samples };
+}

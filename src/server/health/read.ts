@@ -11,7 +11,7 @@ import {
   reviewPart,
   watcherPart,
 } from '../../core/health.ts';
-import { watchedSources } from '../../core/watch/run.ts';
+import { watchedSources } from '../../core/watch/sources.ts';
 import { hasWatchConfigFrame, WATCH_CONFIG_PATH, type WatchConfig } from '../../core/watch/watch-config.ts';
 import { BUILD_ID, BUILD_MIGRATIONS, BUILT_AT } from '../build-id.ts';
 import { loadEdgeDataset, loadEdgeSummaries, readDataFileNow } from '../data-source.ts';

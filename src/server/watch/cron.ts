@@ -3,13 +3,8 @@ import { OUTBOUND_PROBLEM_MESSAGES, type OutboundRules, outboundAddress } from '
 import { buildSourceReport } from '../../core/sources.ts';
 import { createClassifier } from '../../core/watch/classify.ts';
 import { FIRST_POLL } from '../../core/watch/poll-state.ts';
-import {
-  type DraftProposal,
-  type FeedAnswer,
-  pollSources,
-  settledState,
-  watchedSources,
-} from '../../core/watch/run.ts';
+import { type DraftProposal, type FeedAnswer, pollSources, settledState } from '../../core/watch/run.ts';
+import { watchedSources } from '../../core/watch/sources.ts';
 import { draftKey, hasWatchConfigFrame, WATCH_CONFIG_PATH, type WatchConfig } from '../../core/watch/watch-config.ts';
 import { BASE_URL } from '../base-url.ts';
 import { DataSourceUnavailable, loadRecordShard, readDataFileNow } from '../data-source.ts';
