@@ -48,7 +48,10 @@ export default defineConfig({
     // The words of every language, their constants filled, as data the build computes (filled-words.ts).
     plugins: [
       sdkValidatorForWorkers(),
-      buildTimeModules([new URL('./src/core/i18n/filled-words.ts', import.meta.url)]),
+      buildTimeModules([
+        new URL('./src/core/i18n/filled-words.ts', import.meta.url),
+        new URL('./src/server/page-warm-up-data.ts', import.meta.url),
+      ]),
     ],
   },
   integrations: [

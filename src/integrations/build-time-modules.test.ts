@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as filledWords from '../core/i18n/filled-words.ts';
+import * as warmUpData from '../server/page-warm-up-data.ts';
 import { moduleOfData as moduleOfDataFrom } from './build-time-modules.ts';
 
 /** The built module's source, its helper imported by URL (a `data:` module resolves no path). */
@@ -20,6 +21,11 @@ describe('build-time modules', () => {
     expect(Object.keys(bundled).sort()).toEqual(Object.keys(filledWords).sort());
     expect(JSON.parse(JSON.stringify(bundled.FILLED_WORDS))).toStrictEqual(filledWords.FILLED_WORDS);
     expect(bundled.ENGLISH_LANGUAGE_NAMES).toStrictEqual(filledWords.ENGLISH_LANGUAGE_NAMES);
+  });
+
+  it("puts the pages' warm-up board in the bundle exactly as Node derives it", async () => {
+    const bundled = await imported(moduleOfData(warmUpData, 'page-warm-up-data.ts'));
+    expect({ ...bundled }).toStrictEqual({ ...warmUpData });
   });
 
   it('parses the words of a language on its first read only', async () => {

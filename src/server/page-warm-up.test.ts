@@ -12,8 +12,8 @@ describe("the pages' warm-up at the isolate's start", () => {
 
   it('logs a failure and never throws it (the worker starts whatever happens)', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const dataset = await import('../core/dataset.ts');
-    vi.spyOn(dataset, 'buildEdgeDataset').mockImplementation(() => {
+    const board = await import('../core/page-slots/board.ts');
+    vi.spyOn(board, 'boardPageSlots').mockImplementation(() => {
       throw new Error('broken');
     });
     expect(() => warmUpPageSlots()).not.toThrow();

@@ -1,41 +1,18 @@
-import { buildEdgeDataset, summariesOf } from '../core/dataset.ts';
+import { summariesOf } from '../core/dataset.ts';
 import { homePageView } from '../core/home-page.ts';
 import { boardPageSlots } from '../core/page-slots/board.ts';
 import { providerPageSlots } from '../core/page-slots/provider.ts';
-import type { Event } from '../core/schemas.ts';
 import { type SourceCheck, type SourcesResponse, sourcesResponse, storedSourceReport } from '../core/sources.ts';
-import { PROVIDERS } from '../core/vocabulary.ts';
+import { WARM_UP_DATASET, WARM_UP_NOW } from './page-warm-up-data.ts';
 
 /**
- * The pages' slots rendered once as the isolate starts, over a small board of its own, so that the first page a
- * visitor asks for does not pay for compiling their code (V8 compiles a function when it is first called) and for
- * making English's Intl formatters: about 2 ms of that request's CPU moved into the start, which has a limit of its
+ * The pages' slots rendered once as the isolate starts, over a small board of its own (page-warm-up-data.ts), so
+ * that the first page a visitor asks for does not pay for compiling their code (V8 compiles a function when it is
+ * first called) and for making English's Intl formatters: about 2 ms of that request's CPU moved into the start, which has a limit of its
  * own (docs/performance.md, "Pages from templates"). Nothing is read or kept; whatever fails here is left to the
  * first request, which meets it again and falls back to Astro.
  */
-const DAY_MS = 86_400_000;
-const NOW = new Date('2026-01-29T12:00:00.000Z');
-
-function warmUpEvents(): Event[] {
-  return PROVIDERS.flatMap((provider, index) =>
-    Array.from({ length: 6 }, (_, reset): Event => {
-      const at = new Date(NOW.getTime() - (reset * (6 + index) + 1 + index) * DAY_MS).toISOString();
-      return {
-        id: `warm-up-${provider}-${reset}`,
-        provider,
-        kind: 'reset',
-        scope: 'global',
-        announcedAt: at,
-        effectiveAt: null,
-        sourceUrl: `https://posts.example/${provider}/${reset}`,
-        sourceAccount: `${provider}_team`,
-        summary: 'Usage limits have been reset for everyone.',
-        audience: [],
-        verified: true,
-      };
-    }),
-  );
-}
+const NOW = new Date(WARM_UP_NOW);
 
 /** The watcher's report as the board reads it from storage (marked: the page trusts it, no zod check to warm). */
 function warmUpSources(): SourcesResponse {
@@ -57,7 +34,7 @@ function warmUpSources(): SourcesResponse {
 
 export function warmUpPageSlots(): void {
   try {
-    const dataset = buildEdgeDataset(warmUpEvents(), NOW);
+    const dataset = WARM_UP_DATASET;
     boardPageSlots({
       locale: 'en',
       view: homePageView(dataset, NOW),
