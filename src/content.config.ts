@@ -13,7 +13,7 @@ export const collections = {
     schema: EventSchema,
   }),
   // Each event's history in git (recorded, verified, commits), by event id: one `git log` pass per build.
-  provenance: defineCollection({ loader: eventProvenanceLoader(), schema: EventProvenanceSchema }),
+  provenance: defineCollection({ loader: eventProvenanceLoader(), schema: EventProvenanceSchema.unwrap() }),
   // content/watch and REPOSITORY_URL, for the worker's minute cron (/data/watch.json, docs/watch.md).
   watch: defineCollection({ loader: watchConfigLoader(), schema: WatchConfigSchema.omit({ draftKeys: true }) }),
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BuildStampSchema } from './build-stamp.ts';
+import { lazySchema } from './lazy-schema.ts';
 import { TIMELINE_LIMIT, type ProviderFilter } from './api/query.ts';
 import { ProviderSchema } from './enums.ts';
 import { FEED_ITEM_LIMIT } from './render/feed-formats.ts';
@@ -75,39 +76,51 @@ export const historyFilePath = (provider: Provider, year: number) => `/data/even
 /** No answer needs more of one provider's newest events than the longest timeline. */
 export const RECENT_EVENTS_PER_PROVIDER = TIMELINE_LIMIT.max;
 
-export const PublishedEventsSchema = z
-  .strictObject({
-    builtAt: UtcTimestampSchema,
-    events: z.array(EventSchema).describe('published events, newest first'),
-  })
-  .meta({ id: 'PublishedEvents' });
+/*
+ * The data files' schemas are made on first use (src/core/lazy-schema.ts): the build checks what it writes with
+ * them, and the worker trusts its build's files (hasEdgeDatasetFrame below).
+ */
+export const PublishedEventsSchema = lazySchema(() =>
+  z
+    .strictObject({
+      builtAt: UtcTimestampSchema,
+      events: z.array(EventSchema).describe('published events, newest first'),
+    })
+    .meta({ id: 'PublishedEvents' }),
+);
 export type PublishedEvents = z.infer<typeof PublishedEventsSchema>;
 
-const ProviderDataSchema = z.strictObject({
-  summary: ProviderSummarySchema,
-  recent: z.array(EventSchema).max(RECENT_EVENTS_PER_PROVIDER).describe('newest first'),
-  forecastScores: ForecastScoresSchema.describe(
-    'the forecast’s Brier scores beside the base rate’s, as of the build (GET /api/forecast/track-record): the board says where the forecast has done worse',
-  ),
-});
+const ProviderDataSchema = lazySchema(() =>
+  z.strictObject({
+    summary: ProviderSummarySchema,
+    recent: z.array(EventSchema).max(RECENT_EVENTS_PER_PROVIDER).describe('newest first'),
+    forecastScores: ForecastScoresSchema.unwrap().describe(
+      'the forecast’s Brier scores beside the base rate’s, as of the build (GET /api/forecast/track-record): the board says where the forecast has done worse',
+    ),
+  }),
+);
 
 /** One entry of `schema` for every provider, and no other key. */
 const perProvider = <Schema extends z.ZodType>(schema: Schema) =>
   z.strictObject(Object.fromEntries(PROVIDERS.map((provider) => [provider, schema])) as Record<Provider, Schema>);
 
-export const EdgeDatasetSchema = z.strictObject({
-  builtAt: UtcTimestampSchema,
-  providers: perProvider(ProviderDataSchema),
-});
+export const EdgeDatasetSchema = lazySchema(() =>
+  z.strictObject({
+    builtAt: UtcTimestampSchema,
+    providers: perProvider(ProviderDataSchema),
+  }),
+);
 export type EdgeDataset = z.infer<typeof EdgeDatasetSchema>;
 
 /** Every provider's summary, as the status, the forecast and the badges read them. */
 export type EdgeSummaries = Record<Provider, ProviderSummary>;
 
-export const EdgeSummariesSchema = z.strictObject({
-  builtAt: UtcTimestampSchema,
-  summaries: perProvider(ProviderSummarySchema),
-});
+export const EdgeSummariesSchema = lazySchema(() =>
+  z.strictObject({
+    builtAt: UtcTimestampSchema,
+    summaries: perProvider(ProviderSummarySchema),
+  }),
+);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -151,19 +164,25 @@ export function hasEdgeSummariesFrame(value: unknown): boolean {
 }
 
 /** `/data/board.json` as the build writes it: the data set with the build's stamp. */
-export const EdgeDatasetFileSchema = EdgeDatasetSchema.extend({ stamp: BuildStampSchema }).meta({ id: 'EdgeDataset' });
+export const EdgeDatasetFileSchema = lazySchema(() =>
+  EdgeDatasetSchema.unwrap().extend({ stamp: BuildStampSchema }).meta({ id: 'EdgeDataset' }),
+);
 
 /** `/data/summaries.json` as the build writes it: the data set's summaries with the build's stamp. */
-export const EdgeSummariesFileSchema = EdgeSummariesSchema.extend({ stamp: BuildStampSchema });
+export const EdgeSummariesFileSchema = lazySchema(() =>
+  EdgeSummariesSchema.unwrap().extend({ stamp: BuildStampSchema }),
+);
 
-export const HistoryIndexSchema = z
-  .strictObject({
-    builtAt: UtcTimestampSchema,
-    files: z.array(
-      z.strictObject({ provider: ProviderSchema, year: z.int(), events: z.int().positive(), path: z.string() }),
-    ),
-  })
-  .meta({ id: 'HistoryIndex' });
+export const HistoryIndexSchema = lazySchema(() =>
+  z
+    .strictObject({
+      builtAt: UtcTimestampSchema,
+      files: z.array(
+        z.strictObject({ provider: ProviderSchema, year: z.int(), events: z.int().positive(), path: z.string() }),
+      ),
+    })
+    .meta({ id: 'HistoryIndex' }),
+);
 export type HistoryIndex = z.infer<typeof HistoryIndexSchema>;
 
 /** The whole history cut into one file per provider and year (UTC year of `announcedAt`), newest first within. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UtcTimestampSchema } from './schemas.ts';
+import { lazySchema } from './lazy-schema.ts';
 import { slackText } from './chat/slack-text.ts';
 import { SourcesStateSchema } from './sources.ts';
 
@@ -34,74 +35,76 @@ export type PartState = z.infer<typeof PartStateSchema>;
 export const HealthStatusSchema = z.enum(['ok', 'degraded', 'failing']).meta({ id: 'HealthStatus' });
 export type HealthStatus = z.infer<typeof HealthStatusSchema>;
 
-const state = PartStateSchema.describe('`off`: a part this deployment does not run (counts as ok)');
-const reason = z.string().nullable().describe('why the part is not ok, in a sentence; null when ok');
-const count = z.int().nonnegative();
-
-export const HealthSchema = z
-  .strictObject({
-    status: HealthStatusSchema.describe('`failing` when any part is failing (HTTP 503), else `degraded` when any is'),
-    checkedAt: UtcTimestampSchema.describe('when this answer was computed'),
-    parts: z.strictObject({
-      build: z.strictObject({
-        state,
-        reason,
-        id: z.string().nullable().describe('the build serving this answer; null in unbuilt code'),
-        builtAt: UtcTimestampSchema.nullable().describe('when it was built'),
+/** GET /api/health's answer, made on first use (src/core/lazy-schema.ts): only the documents read it. */
+export const HealthSchema = lazySchema(() => {
+  const state = PartStateSchema.describe('`off`: a part this deployment does not run (counts as ok)');
+  const reason = z.string().nullable().describe('why the part is not ok, in a sentence; null when ok');
+  const count = z.int().nonnegative();
+  return z
+    .strictObject({
+      status: HealthStatusSchema.describe('`failing` when any part is failing (HTTP 503), else `degraded` when any is'),
+      checkedAt: UtcTimestampSchema.describe('when this answer was computed'),
+      parts: z.strictObject({
+        build: z.strictObject({
+          state,
+          reason,
+          id: z.string().nullable().describe('the build serving this answer; null in unbuilt code'),
+          builtAt: UtcTimestampSchema.nullable().describe('when it was built'),
+        }),
+        dataFiles: z.strictObject({
+          state,
+          reason,
+          readable: z.boolean().describe("the build's data files (the board's summaries and data set) could be read"),
+        }),
+        database: z.strictObject({
+          state,
+          reason,
+          reachable: z.boolean().describe('the state database answered a read'),
+          migrationsApplied: count.nullable().describe("rows of D1's `d1_migrations`; null when not reachable"),
+          migrationsExpected: count.describe("the build's migration files"),
+        }),
+        cron: z.strictObject({
+          state,
+          reason,
+          lastRun: UtcTimestampSchema.nullable().describe('the minute of the last scheduled run recorded'),
+          lastSuccess: UtcTimestampSchema.nullable().describe('the minute of the last run whose every part succeeded'),
+          failuresInRow: count.describe('runs that failed since the last success'),
+        }),
+        watcher: z.strictObject({
+          state,
+          reason,
+          sources: SourcesStateSchema.describe("GET /api/sources's state"),
+          watched: count.describe('sources in the last report'),
+          failing: count.describe('of them, those whose last poll failed'),
+        }),
+        delivery: z.strictObject({
+          state,
+          reason,
+          due: count.describe('deliveries pending and due now'),
+          retrying: count.describe('pending deliveries already tried at least once'),
+          expiredLast24h: count.describe('deliveries given up (not accepted within 24 h) in the last 24 hours'),
+          oldestDueSeconds: count.nullable().describe('how long the oldest due delivery has been due; null when none'),
+        }),
+        reviewMessages: z.strictObject({
+          state,
+          reason,
+          notSent: count.describe('drafts whose review message has not been sent'),
+          oldestNotSentSeconds: count.nullable().describe('age of the oldest such draft; null when none'),
+        }),
+        journal: z.strictObject({
+          state,
+          reason,
+          notInGit: count.describe("confirmed events (the review journal's entries) whose file is not in git yet"),
+        }),
+        channelCaps: z.strictObject({
+          state,
+          reason,
+          reached: z.array(z.string()).describe('channels whose subscribers reached their cap (new ones get 503)'),
+        }),
       }),
-      dataFiles: z.strictObject({
-        state,
-        reason,
-        readable: z.boolean().describe("the build's data files (the board's summaries and data set) could be read"),
-      }),
-      database: z.strictObject({
-        state,
-        reason,
-        reachable: z.boolean().describe('the state database answered a read'),
-        migrationsApplied: count.nullable().describe("rows of D1's `d1_migrations`; null when not reachable"),
-        migrationsExpected: count.describe("the build's migration files"),
-      }),
-      cron: z.strictObject({
-        state,
-        reason,
-        lastRun: UtcTimestampSchema.nullable().describe('the minute of the last scheduled run recorded'),
-        lastSuccess: UtcTimestampSchema.nullable().describe('the minute of the last run whose every part succeeded'),
-        failuresInRow: count.describe('runs that failed since the last success'),
-      }),
-      watcher: z.strictObject({
-        state,
-        reason,
-        sources: SourcesStateSchema.describe("GET /api/sources's state"),
-        watched: count.describe('sources in the last report'),
-        failing: count.describe('of them, those whose last poll failed'),
-      }),
-      delivery: z.strictObject({
-        state,
-        reason,
-        due: count.describe('deliveries pending and due now'),
-        retrying: count.describe('pending deliveries already tried at least once'),
-        expiredLast24h: count.describe('deliveries given up (not accepted within 24 h) in the last 24 hours'),
-        oldestDueSeconds: count.nullable().describe('how long the oldest due delivery has been due; null when none'),
-      }),
-      reviewMessages: z.strictObject({
-        state,
-        reason,
-        notSent: count.describe('drafts whose review message has not been sent'),
-        oldestNotSentSeconds: count.nullable().describe('age of the oldest such draft; null when none'),
-      }),
-      journal: z.strictObject({
-        state,
-        reason,
-        notInGit: count.describe("confirmed events (the review journal's entries) whose file is not in git yet"),
-      }),
-      channelCaps: z.strictObject({
-        state,
-        reason,
-        reached: z.array(z.string()).describe('channels whose subscribers reached their cap (new ones get 503)'),
-      }),
-    }),
-  })
-  .meta({ id: 'Health' });
+    })
+    .meta({ id: 'Health' });
+});
 export type Health = z.infer<typeof HealthSchema>;
 export type HealthParts = Health['parts'];
 export type HealthPartName = keyof HealthParts;

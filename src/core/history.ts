@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { FORECAST_BASIS_GAPS, gapsBetween, hourHistogramUtc, MEDIAN_BASIS_RESETS } from './cadence.ts';
 import { ProviderSchema, type Provider } from './enums.ts';
 import { announcedMs, compareByEffectiveTime, compareNewestFirst, effectiveMs, eventsKnownAt } from './ordering.ts';
@@ -9,27 +10,30 @@ import { EventSchema, UtcTimestampSchema, type Event } from './schemas.ts';
  * the last 20 gaps (the forecast's basis), the resets still pending, and a few single events. Built once
  * from every event at `asOf` (at build time, from the whole history), it answers the board and the
  * forecast for any later `now` without the history: pending resets that have since taken effect are
- * folded in (board.ts, cadenceAt).
+ * folded in (board.ts, cadenceAt). Its schema is made on first use (src/core/lazy-schema.ts): the build checks
+ * its files with it, the worker trusts them.
  */
-export const ProviderSummarySchema = z.strictObject({
-  provider: ProviderSchema,
-  asOf: UtcTimestampSchema,
-  eventCount: z.int().nonnegative(),
-  latestSignal: EventSchema.nullable(),
-  newestTease: EventSchema.nullable(),
-  firstRecordedAt: UtcTimestampSchema.nullable(),
-  totalResets: z.int().nonnegative(),
-  hourHistogramUtc: z.array(z.int().nonnegative()).length(24),
-  /** The last (at most 10) resets in effect at `asOf`, oldest first. */
-  recentResets: z.array(EventSchema).max(MEDIAN_BASIS_RESETS),
-  gapCount: z.int().nonnegative(),
-  gapSumMs: z.number().nonnegative(),
-  longestGapMs: z.number().nonnegative().nullable(),
-  /** The last (at most 20) gaps between resets in effect at `asOf`, oldest first: the forecast's basis. */
-  recentGapsMs: z.array(z.number().nonnegative()).max(FORECAST_BASIS_GAPS),
-  /** Resets announced by `asOf` that take effect after it, soonest first. */
-  pendingResets: z.array(EventSchema),
-});
+export const ProviderSummarySchema = lazySchema(() =>
+  z.strictObject({
+    provider: ProviderSchema,
+    asOf: UtcTimestampSchema,
+    eventCount: z.int().nonnegative(),
+    latestSignal: EventSchema.nullable(),
+    newestTease: EventSchema.nullable(),
+    firstRecordedAt: UtcTimestampSchema.nullable(),
+    totalResets: z.int().nonnegative(),
+    hourHistogramUtc: z.array(z.int().nonnegative()).length(24),
+    /** The last (at most 10) resets in effect at `asOf`, oldest first. */
+    recentResets: z.array(EventSchema).max(MEDIAN_BASIS_RESETS),
+    gapCount: z.int().nonnegative(),
+    gapSumMs: z.number().nonnegative(),
+    longestGapMs: z.number().nonnegative().nullable(),
+    /** The last (at most 20) gaps between resets in effect at `asOf`, oldest first: the forecast's basis. */
+    recentGapsMs: z.array(z.number().nonnegative()).max(FORECAST_BASIS_GAPS),
+    /** Resets announced by `asOf` that take effect after it, soonest first. */
+    pendingResets: z.array(EventSchema),
+  }),
+);
 export type ProviderSummary = z.infer<typeof ProviderSummarySchema>;
 
 /** The provider's resets in effect at `now` (known, published, their time come), oldest first by effective time. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { EventSchema, UtcTimestampSchema, type Event } from './schemas.ts';
 
 /**
@@ -13,12 +14,14 @@ import { EventSchema, UtcTimestampSchema, type Event } from './schemas.ts';
  */
 
 /** A commit, by its full sha, with its page when `REPOSITORY_URL` is known (`{REPOSITORY_URL}/commit/<sha>`). */
-export const CommitRefSchema = z
-  .strictObject({
-    sha: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'must be a full git object name'),
-    url: z.url().nullable().describe('{REPOSITORY_URL}/commit/<sha>; null when the repository URL is not configured'),
-  })
-  .meta({ id: 'CommitRef' });
+export const CommitRefSchema = lazySchema(() =>
+  z
+    .strictObject({
+      sha: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'must be a full git object name'),
+      url: z.url().nullable().describe('{REPOSITORY_URL}/commit/<sha>; null when the repository URL is not configured'),
+    })
+    .meta({ id: 'CommitRef' }),
+);
 export type CommitRef = z.infer<typeof CommitRefSchema>;
 
 /**
@@ -26,43 +29,51 @@ export type CommitRef = z.infer<typeof CommitRefSchema>;
  * (decisions.md, "Confirmed within a minute") until a build that holds its file serves: when it was confirmed, and
  * whether its file has reached git yet.
  */
-export const ReviewProvenanceSchema = z
-  .strictObject({
-    confirmedAt: UtcTimestampSchema.describe('when a reviewer confirmed the event on its review page'),
-    state: z
-      .enum(['awaiting-commit', 'committed'])
-      .describe('`awaiting-commit`: its file is not in git yet (tried again until it lands); `committed`: it is'),
-    commit: CommitRefSchema.nullable().describe('the commit that put its file in git; null while awaiting it'),
-  })
-  .meta({ id: 'ReviewProvenance' });
+export const ReviewProvenanceSchema = lazySchema(() =>
+  z
+    .strictObject({
+      confirmedAt: UtcTimestampSchema.describe('when a reviewer confirmed the event on its review page'),
+      state: z
+        .enum(['awaiting-commit', 'committed'])
+        .describe('`awaiting-commit`: its file is not in git yet (tried again until it lands); `committed`: it is'),
+      commit: CommitRefSchema.nullable().describe('the commit that put its file in git; null while awaiting it'),
+    })
+    .meta({ id: 'ReviewProvenance' }),
+);
 export type ReviewProvenance = z.infer<typeof ReviewProvenanceSchema>;
 
-export const EventProvenanceSchema = z
-  .strictObject({
-    recordedAt: UtcTimestampSchema.nullable().describe('committer date of the commit that first added the event file'),
-    verifiedAt: UtcTimestampSchema.nullable().describe(
-      'committer date of the commit from which the file has said verified: true',
-    ),
-    recordedCommit: CommitRefSchema.nullable(),
-    verifiedCommit: CommitRefSchema.nullable(),
-    lagMinutes: z
-      .int()
-      .nullable()
-      .describe('verifiedAt − announcedAt in whole minutes (rounded); negative if the commit date precedes the post'),
-    review: ReviewProvenanceSchema.nullable().describe(
-      'confirmed through review, not yet in git: set while the event is published from the review journal, before a build holds it (its git fields are then null); null for every event from git',
-    ),
-  })
-  .meta({ id: 'EventProvenance' });
+export const EventProvenanceSchema = lazySchema(() =>
+  z
+    .strictObject({
+      recordedAt: UtcTimestampSchema.nullable().describe(
+        'committer date of the commit that first added the event file',
+      ),
+      verifiedAt: UtcTimestampSchema.nullable().describe(
+        'committer date of the commit from which the file has said verified: true',
+      ),
+      recordedCommit: CommitRefSchema.nullable(),
+      verifiedCommit: CommitRefSchema.nullable(),
+      lagMinutes: z
+        .int()
+        .nullable()
+        .describe('verifiedAt − announcedAt in whole minutes (rounded); negative if the commit date precedes the post'),
+      review: ReviewProvenanceSchema.nullable().describe(
+        'confirmed through review, not yet in git: set while the event is published from the review journal, before a build holds it (its git fields are then null); null for every event from git',
+      ),
+    })
+    .meta({ id: 'EventProvenance' }),
+);
 export type EventProvenance = z.infer<typeof EventProvenanceSchema>;
 
-export const EventRecordSchema = z
-  .strictObject({
-    event: EventSchema,
-    pageUrl: z.url().describe('{base_url}/<provider>#event-<id>'),
-    provenance: EventProvenanceSchema,
-  })
-  .meta({ id: 'EventRecord' });
+export const EventRecordSchema = lazySchema(() =>
+  z
+    .strictObject({
+      event: EventSchema,
+      pageUrl: z.url().describe('{base_url}/<provider>#event-<id>'),
+      provenance: EventProvenanceSchema,
+    })
+    .meta({ id: 'EventRecord' }),
+);
 export type EventRecord = z.infer<typeof EventRecordSchema>;
 
 /** What an event has when the history is unknown. */

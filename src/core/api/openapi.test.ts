@@ -59,7 +59,9 @@ describe('buildOpenApiDocument', () => {
     const schemas = (document['components'] as { schemas: Record<string, unknown> }).schemas;
     const required = (schema: z.ZodObject) => Object.keys(schema.shape);
     expect((schemas['Event'] as { required: string[] }).required).toEqual(required(EventSchema));
-    expect((schemas['StatusResponse'] as { required: string[] }).required).toEqual(required(StatusResponseSchema));
+    expect((schemas['StatusResponse'] as { required: string[] }).required).toEqual(
+      required(StatusResponseSchema.unwrap()),
+    );
     expect(JSON.stringify(schemas)).not.toContain('#/$defs/');
   });
 
@@ -82,7 +84,9 @@ describe('buildOpenApiDocument', () => {
       'ReliabilityBin',
     ])
       expect(schemas[id], id).toBeDefined();
-    expect((schemas['Forecast'] as { required: string[] }).required).toEqual(Object.keys(ForecastSchema.shape));
+    expect((schemas['Forecast'] as { required: string[] }).required).toEqual(
+      Object.keys(ForecastSchema.unwrap().shape),
+    );
     expect(JSON.stringify(schemas['ForecastResponse'])).toContain('#/components/schemas/Forecast"');
   });
 });

@@ -43,12 +43,32 @@ function queryParameters(schema: z.ZodObject, required: readonly string[] = []):
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const cors = { 'Access-Control-Allow-Origin': header('AccessControlAllowOrigin') };
 
+/** The schema a lazy one stands for (src/core/lazy-schema.ts), made now: its id is registered as it is made. */
+const made = (schema: z.ZodType): z.ZodType =>
+  schema instanceof z.ZodLazy ? made(schema.unwrap() as z.ZodType) : schema;
+
 /** A schema as the document refers to it: a `$ref` to its component when it is registered with an id. */
 function bodySchema(body: BodySpec): JsonObject {
   if (body === 'text') return { type: 'string' };
-  const id = z.globalRegistry.get(body)?.id;
+  const schema = made(body);
+  const id = z.globalRegistry.get(schema)?.id;
   if (id !== undefined) return ref(id);
-  return componentRefs(z.toJSONSchema(body, { io: 'output', target: 'draft-2020-12' }) as JsonObject);
+  return componentRefs(z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12' }) as JsonObject);
+}
+
+/**
+ * Every schema the routes name, and every schema inside those, made, so that each id is in the registry before
+ * the components are read from it (a lazy schema registers its id only once made: src/core/lazy-schema.ts).
+ */
+function makeEverySchema(routes: readonly RouteSpec[]): void {
+  const schemas = routes.flatMap((route) => [
+    ...Object.values(route.ok.content).filter((body) => body !== 'text'),
+    ...Object.values(route.pathParams ?? {}),
+    ...(route.query ? [route.query.schema] : []),
+    ...(route.requestBody ? [route.requestBody.schema] : []),
+  ]);
+  // Turning a schema into JSON Schema walks it whole, making every lazy schema on the way.
+  for (const schema of schemas) z.toJSONSchema(made(schema), { io: 'output', target: 'draft-2020-12' });
 }
 
 const errorResponse = (description: string) => ({
@@ -221,12 +241,16 @@ function optionsOperation(pathRoutes: readonly RouteSpec[]): JsonObject {
 
 /** `routes`: the route table (another list only in the test that proves a new route follows from its entry). */
 export function buildOpenApiDocument(baseUrl: string, routes: readonly RouteSpec[] = ROUTES): JsonObject {
+  makeEverySchema(routes);
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
   });
+  // By id: the registry's order is the order the schemas were made in, which lazy ones make vary.
   const components = Object.fromEntries(
-    Object.entries(schemas).map(([id, schema]) => [id, componentRefs(schema as JsonObject)]),
+    Object.entries(schemas)
+      .sort(([a], [b]) => a.localeCompare(b, 'en'))
+      .map(([id, schema]) => [id, componentRefs(schema as JsonObject)]),
   );
 
   return {

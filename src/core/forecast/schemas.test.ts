@@ -1,25 +1,18 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { summarizeProvider } from '../history.ts';
 import { MS_PER_DAY } from '../ordering.ts';
 import { makeEvent } from '../test-events.ts';
 import { forecastResponse } from './rule.ts';
-import './schemas.ts';
+import { buildOpenApiDocument } from '../api/openapi.ts';
 import { seededRandom } from '../seeded-random.ts';
 import { resetsWithDrawnGaps } from './test-histories.ts';
 import { forecastTrackRecord } from './track-record.ts';
 
-/** The registry is what the OpenAPI document's components are generated from (src/core/api/openapi.ts). */
-const { schemas } = z.toJSONSchema(z.globalRegistry, {
-  target: 'draft-2020-12',
-  uri: (id) => `#/components/schemas/${id}`,
-});
-const components = JSON.parse(JSON.stringify(schemas).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<
-  string,
-  object
->;
+/** The OpenAPI document's components, as published (src/core/api/openapi.ts). */
+const components = (buildOpenApiDocument('http://127.0.0.1:4321').components as { schemas: Record<string, object> })
+  .schemas;
 
 function validatorFor(id: string) {
   const ajv = new Ajv2020({ strict: false });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.ts';
 import type { ProviderForecastTrackRecord } from './schemas.ts';
 import { SCORED_HORIZONS } from './track-record.ts';
 
@@ -12,14 +13,19 @@ import { SCORED_HORIZONS } from './track-record.ts';
 export type ScoredHorizon = keyof typeof SCORED_HORIZONS;
 export const SCORED_HORIZON_NAMES = Object.keys(SCORED_HORIZONS) as ScoredHorizon[];
 
-const BrierPairSchema = z.strictObject({
-  brierScore: z.number().min(0).max(1).nullable().describe('the forecast’s Brier score (3 decimals); null unscored'),
-  baseRateBrierScore: z.number().min(0).max(1).nullable().describe('the base rate’s over the same checkpoints'),
-});
+const BrierPairSchema = lazySchema(() =>
+  z.strictObject({
+    brierScore: z.number().min(0).max(1).nullable().describe('the forecast’s Brier score (3 decimals); null unscored'),
+    baseRateBrierScore: z.number().min(0).max(1).nullable().describe('the base rate’s over the same checkpoints'),
+  }),
+);
 export type BrierPair = z.infer<typeof BrierPairSchema>;
 
-/** The two scores per horizon, all the board needs of the track record (it travels in the edge data set). */
-export const ForecastScoresSchema = z.strictObject({ '1d': BrierPairSchema, '7d': BrierPairSchema });
+/**
+ * The two scores per horizon, all the board needs of the track record (it travels in the edge data set). Made on
+ * first use (src/core/lazy-schema.ts): the build checks its files with it, the worker trusts them.
+ */
+export const ForecastScoresSchema = lazySchema(() => z.strictObject({ '1d': BrierPairSchema, '7d': BrierPairSchema }));
 export type ForecastScores = z.infer<typeof ForecastScoresSchema>;
 
 export const forecastScores = (record: ProviderForecastTrackRecord): ForecastScores => ({

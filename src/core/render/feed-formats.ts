@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.ts';
 import { CONTENT_TYPES } from '../routes/policy.ts';
 import type { Provider } from '../vocabulary.ts';
 
@@ -35,28 +36,30 @@ export const feedLinkHeader = (baseUrl: string, format: FeedFormat, provider: Pr
  * JSON Feed 1.1 (jsonfeed.org/version/1.1) as /feed.json writes it: the schema the OpenAPI document gives its
  * body. Open to the format's other fields, as JSON Feed readers are.
  */
-export const JsonFeedSchema = z
-  .looseObject({
-    version: z.literal('https://jsonfeed.org/version/1.1'),
-    title: z.string(),
-    home_page_url: z.url().optional(),
-    feed_url: z.url().optional(),
-    description: z.string().optional(),
-    language: z.string().optional(),
-    hubs: z.array(z.looseObject({ type: z.string(), url: z.url() })).optional(),
-    items: z.array(
-      z.looseObject({
-        id: z.string(),
-        url: z.url().optional(),
-        external_url: z.url().optional(),
-        title: z.string().optional(),
-        summary: z.string().optional(),
-        content_text: z.string().optional(),
-        content_html: z.string().optional(),
-        date_published: z.iso.datetime({ offset: true }).optional(),
-        tags: z.array(z.string()).optional(),
-        authors: z.array(z.looseObject({ name: z.string().optional(), url: z.url().optional() })).optional(),
-      }),
-    ),
-  })
-  .meta({ id: 'JsonFeed' });
+export const JsonFeedSchema = lazySchema(() =>
+  z
+    .looseObject({
+      version: z.literal('https://jsonfeed.org/version/1.1'),
+      title: z.string(),
+      home_page_url: z.url().optional(),
+      feed_url: z.url().optional(),
+      description: z.string().optional(),
+      language: z.string().optional(),
+      hubs: z.array(z.looseObject({ type: z.string(), url: z.url() })).optional(),
+      items: z.array(
+        z.looseObject({
+          id: z.string(),
+          url: z.url().optional(),
+          external_url: z.url().optional(),
+          title: z.string().optional(),
+          summary: z.string().optional(),
+          content_text: z.string().optional(),
+          content_html: z.string().optional(),
+          date_published: z.iso.datetime({ offset: true }).optional(),
+          tags: z.array(z.string()).optional(),
+          authors: z.array(z.looseObject({ name: z.string().optional(), url: z.url().optional() })).optional(),
+        }),
+      ),
+    })
+    .meta({ id: 'JsonFeed' }),
+);
