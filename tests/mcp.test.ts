@@ -174,7 +174,7 @@ describe('MCP with the SDK’s own client', () => {
     const { tools } = await client.listTools();
     const tool = tools.find((candidate) => candidate.name === 'get_forecast')!;
     expect(tool.inputSchema.required).toEqual(['provider']);
-    expect(tool.outputSchema?.required).toEqual(Object.keys(ForecastSchema.unwrap().shape));
+    expect(tool.outputSchema?.required).toEqual(Object.keys(ForecastSchema.shape));
     expect(tool.description).toMatch(/not a vendor plan/);
     expect(tool.description).toMatch(/fewer than 5 gaps/);
     expect(client.getInstructions()).toMatch(/get_forecast/);

@@ -7,9 +7,9 @@ import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The spec's resources (section 2) as zod schemas: the one source of the TypeScript types, of content
- * validation and of the machine-readable descriptions (OpenAPI, MCP output schemas). The responses' schemas are
- * made on first use (src/core/lazy-schema.ts): the worker answers with data it derived, and only the documents
- * and the tests read them.
+ * validation and of the machine-readable descriptions (OpenAPI, MCP output schemas). The answers MCP's tools give
+ * are made as the module loads, so that MCP's first request does not pay for them; JSON-RPC's response, which only
+ * the OpenAPI document reads, on first use (src/core/lazy-schema.ts).
  */
 
 export const SUMMARY_MAX_CHARACTERS = 280;
@@ -111,76 +111,64 @@ export type Event = z.infer<typeof EventSchema>;
 /** A number of days (fractional). */
 const days = () => z.number().nonnegative();
 
-export const ProviderStatsSchema = lazySchema(() =>
-  z
-    .strictObject({
-      totalResets: z.int().nonnegative().describe('count of reset events'),
-      medianIntervalDays: days().nullable().describe(`median gap of the last ${MEDIAN_BASIS_RESETS} resets, in days`),
-      meanIntervalDays: days().nullable().describe('mean gap in days'),
-      longestWaitDays: days().nullable().describe('longest gap in days'),
-      hourHistogramUtc: z
-        .array(z.int().nonnegative())
-        .length(24)
-        .describe('reset announcements per UTC hour; index 0 = 00:00'),
-      firstRecordedAt: UtcTimestampSchema.nullable(),
-    })
-    .meta({ id: 'ProviderStats' }),
-);
+export const ProviderStatsSchema = z
+  .strictObject({
+    totalResets: z.int().nonnegative().describe('count of reset events'),
+    medianIntervalDays: days().nullable().describe(`median gap of the last ${MEDIAN_BASIS_RESETS} resets, in days`),
+    meanIntervalDays: days().nullable().describe('mean gap in days'),
+    longestWaitDays: days().nullable().describe('longest gap in days'),
+    hourHistogramUtc: z
+      .array(z.int().nonnegative())
+      .length(24)
+      .describe('reset announcements per UTC hour; index 0 = 00:00'),
+    firstRecordedAt: UtcTimestampSchema.nullable(),
+  })
+  .meta({ id: 'ProviderStats' });
 export type ProviderStats = z.infer<typeof ProviderStatsSchema>;
 
-export const ProviderStatusSchema = lazySchema(() =>
-  z
-    .strictObject({
-      provider: ProviderSchema,
-      daysSince: days().nullable().describe('fractional days since the last reset'),
-      status: BoardStatusSchema,
-      lastReset: EventSchema.nullable().describe('most recent event with kind reset'),
-      latestSignal: EventSchema.nullable().describe('most recent event of any kind'),
-      nextEstimate: UtcTimestampSchema.nullable().describe(
-        `cadence estimate, not a vendor schedule: last reset + median gap of the last ${MEDIAN_BASIS_RESETS} resets; a value in the past means the estimate has passed, not that a reset is due (/api/forecast gives the chance of one soon)`,
-      ),
-      stats: ProviderStatsSchema,
-    })
-    .meta({ id: 'ProviderStatus' }),
-);
+export const ProviderStatusSchema = z
+  .strictObject({
+    provider: ProviderSchema,
+    daysSince: days().nullable().describe('fractional days since the last reset'),
+    status: BoardStatusSchema,
+    lastReset: EventSchema.nullable().describe('most recent event with kind reset'),
+    latestSignal: EventSchema.nullable().describe('most recent event of any kind'),
+    nextEstimate: UtcTimestampSchema.nullable().describe(
+      `cadence estimate, not a vendor schedule: last reset + median gap of the last ${MEDIAN_BASIS_RESETS} resets; a value in the past means the estimate has passed, not that a reset is due (/api/forecast gives the chance of one soon)`,
+    ),
+    stats: ProviderStatsSchema,
+  })
+  .meta({ id: 'ProviderStatus' });
 export type ProviderStatus = z.infer<typeof ProviderStatusSchema>;
 
-export const NextEstimateSchema = lazySchema(() =>
-  z
-    .strictObject({
-      provider: ProviderSchema,
-      lastReset: EventSchema.nullable(),
-      daysSince: days().nullable().describe('fractional days since the last reset'),
-      nextEstimate: UtcTimestampSchema.nullable().describe(
-        'last reset + median gap; null when history is insufficient',
-      ),
-      medianIntervalDays: days().nullable().describe(`median gap of the last ${MEDIAN_BASIS_RESETS} resets, in days`),
-      sampleSize: z.int().nonnegative().describe('number of gaps the median was taken from (at most 9)'),
-      note: z.string().describe('what the estimate is, and is not, and whether its time has passed'),
-    })
-    .meta({ id: 'NextEstimate' }),
-);
+export const NextEstimateSchema = z
+  .strictObject({
+    provider: ProviderSchema,
+    lastReset: EventSchema.nullable(),
+    daysSince: days().nullable().describe('fractional days since the last reset'),
+    nextEstimate: UtcTimestampSchema.nullable().describe('last reset + median gap; null when history is insufficient'),
+    medianIntervalDays: days().nullable().describe(`median gap of the last ${MEDIAN_BASIS_RESETS} resets, in days`),
+    sampleSize: z.int().nonnegative().describe('number of gaps the median was taken from (at most 9)'),
+    note: z.string().describe('what the estimate is, and is not, and whether its time has passed'),
+  })
+  .meta({ id: 'NextEstimate' });
 export type NextEstimate = z.infer<typeof NextEstimateSchema>;
 
-export const StatusResponseSchema = lazySchema(() =>
-  z
-    .strictObject({
-      updatedAt: UtcTimestampSchema,
-      providers: z.array(ProviderStatusSchema),
-    })
-    .meta({ id: 'StatusResponse' }),
-);
+export const StatusResponseSchema = z
+  .strictObject({
+    updatedAt: UtcTimestampSchema,
+    providers: z.array(ProviderStatusSchema),
+  })
+  .meta({ id: 'StatusResponse' });
 export type StatusResponse = z.infer<typeof StatusResponseSchema>;
 
-export const TimelineResponseSchema = lazySchema(() =>
-  z
-    .strictObject({
-      provider: z.union([ProviderSchema, z.literal('all')]),
-      updatedAt: UtcTimestampSchema,
-      events: z.array(EventSchema).describe('newest first'),
-    })
-    .meta({ id: 'TimelineResponse' }),
-);
+export const TimelineResponseSchema = z
+  .strictObject({
+    provider: z.union([ProviderSchema, z.literal('all')]),
+    updatedAt: UtcTimestampSchema,
+    events: z.array(EventSchema).describe('newest first'),
+  })
+  .meta({ id: 'TimelineResponse' });
 export type TimelineResponse = z.infer<typeof TimelineResponseSchema>;
 
 export const ErrorBodySchema = z

@@ -59,9 +59,7 @@ describe('buildOpenApiDocument', () => {
     const schemas = (document['components'] as { schemas: Record<string, unknown> }).schemas;
     const required = (schema: z.ZodObject) => Object.keys(schema.shape);
     expect((schemas['Event'] as { required: string[] }).required).toEqual(required(EventSchema));
-    expect((schemas['StatusResponse'] as { required: string[] }).required).toEqual(
-      required(StatusResponseSchema.unwrap()),
-    );
+    expect((schemas['StatusResponse'] as { required: string[] }).required).toEqual(required(StatusResponseSchema));
     expect(JSON.stringify(schemas)).not.toContain('#/$defs/');
   });
 
@@ -84,9 +82,7 @@ describe('buildOpenApiDocument', () => {
       'ReliabilityBin',
     ])
       expect(schemas[id], id).toBeDefined();
-    expect((schemas['Forecast'] as { required: string[] }).required).toEqual(
-      Object.keys(ForecastSchema.unwrap().shape),
-    );
+    expect((schemas['Forecast'] as { required: string[] }).required).toEqual(Object.keys(ForecastSchema.shape));
     expect(JSON.stringify(schemas['ForecastResponse'])).toContain('#/components/schemas/Forecast"');
   });
 });

@@ -6,19 +6,18 @@ import { UtcTimestampSchema } from '../schemas.ts';
 
 /**
  * The forecast's resources (decisions.md, "Forecast") as zod schemas, registered with ids so that they reach
- * the OpenAPI components once a route uses them. Made on first use (src/core/lazy-schema.ts): only the documents
- * and the build read them.
+ * the OpenAPI components once a route uses them. The forecast of one provider is made as the module loads (MCP's
+ * `get_forecast` lists it); the response and the track record, which only the documents and the build read, on
+ * first use (src/core/lazy-schema.ts).
  */
 
 export const FORECAST_BASES = ['cadence', 'announced', 'teased', 'insufficient', 'beyond_history', 'no_data'] as const;
-export const ForecastBasisSchema = lazySchema(() =>
-  z
-    .enum(FORECAST_BASES)
-    .describe(
-      '`cadence`: probabilities from past gaps; `announced`: a reset is announced for a later time; `teased`: a live tease names a later time; `insufficient`: fewer than 5 gaps; `beyond_history`: no recorded gap is longer than the time since the last reset; `no_data`: no published events',
-    )
-    .meta({ id: 'ForecastBasis' }),
-);
+export const ForecastBasisSchema = z
+  .enum(FORECAST_BASES)
+  .describe(
+    '`cadence`: probabilities from past gaps; `announced`: a reset is announced for a later time; `teased`: a live tease names a later time; `insufficient`: fewer than 5 gaps; `beyond_history`: no recorded gap is longer than the time since the last reset; `no_data`: no published events',
+  )
+  .meta({ id: 'ForecastBasis' });
 export type ForecastBasis = z.infer<typeof ForecastBasisSchema>;
 
 /** The horizons of the published probabilities, in days, with their field names. */
@@ -31,38 +30,36 @@ export const CHANCE_BY_DAY_DAYS = 14;
 /** A probability, null unless the basis is `cadence`. */
 const probability = () => z.number().min(0).max(1).nullable();
 
-export const ForecastSchema = lazySchema(() =>
-  z
-    .strictObject({
-      provider: ProviderSchema,
-      basis: ForecastBasisSchema,
-      elapsedDays: z
-        .number()
-        .nonnegative()
-        .nullable()
-        .describe('days since the last reset took effect (3 decimals); null without a reset'),
-      sampleSize: z
-        .int()
-        .min(0)
-        .max(FORECAST_BASIS_GAPS)
-        .describe('number of gaps in the basis: the most recent 20 gaps between resets, all if fewer'),
-      probabilities: z
-        .strictObject({ '1d': probability(), '3d': probability(), '7d': probability() })
-        .describe(
-          'share of the past gaps longer than the time elapsed that ended within 1, 3 or 7 more days (3 decimals); a pattern in past gaps, not a vendor plan; null unless basis is `cadence`',
-        ),
-      likelyWindow: z
-        .strictObject({ from: UtcTimestampSchema, to: UtcTimestampSchema })
-        .nullable()
-        .describe(
-          'last reset + the 25th and 75th percentiles of the past gaps longer than the time elapsed; null unless basis is `cadence`',
-        ),
-      announcedFor: UtcTimestampSchema.nullable().describe(
-        'effective time of the announced reset (`announced`) or of the tease (`teased`); null otherwise',
+export const ForecastSchema = z
+  .strictObject({
+    provider: ProviderSchema,
+    basis: ForecastBasisSchema,
+    elapsedDays: z
+      .number()
+      .nonnegative()
+      .nullable()
+      .describe('days since the last reset took effect (3 decimals); null without a reset'),
+    sampleSize: z
+      .int()
+      .min(0)
+      .max(FORECAST_BASIS_GAPS)
+      .describe('number of gaps in the basis: the most recent 20 gaps between resets, all if fewer'),
+    probabilities: z
+      .strictObject({ '1d': probability(), '3d': probability(), '7d': probability() })
+      .describe(
+        'share of the past gaps longer than the time elapsed that ended within 1, 3 or 7 more days (3 decimals); a pattern in past gaps, not a vendor plan; null unless basis is `cadence`',
       ),
-    })
-    .meta({ id: 'Forecast' }),
-);
+    likelyWindow: z
+      .strictObject({ from: UtcTimestampSchema, to: UtcTimestampSchema })
+      .nullable()
+      .describe(
+        'last reset + the 25th and 75th percentiles of the past gaps longer than the time elapsed; null unless basis is `cadence`',
+      ),
+    announcedFor: UtcTimestampSchema.nullable().describe(
+      'effective time of the announced reset (`announced`) or of the tease (`teased`); null otherwise',
+    ),
+  })
+  .meta({ id: 'Forecast' });
 export type Forecast = z.infer<typeof ForecastSchema>;
 
 export const ForecastResponseSchema = lazySchema(() =>

@@ -69,7 +69,7 @@ export const MCP_TOOLS = {
     title: 'Board status',
     description: `${sameAs('getStatus')}. nextEstimate is a cadence estimate, not a schedule.`,
     inputSchema: z.object({}),
-    outputSchema: StatusResponseSchema.unwrap().shape,
+    outputSchema: StatusResponseSchema.shape,
   }),
   get_timeline: readOnly({
     title: 'Recent announcements',
@@ -79,7 +79,7 @@ export const MCP_TOOLS = {
       limit: z.int().min(1).max(100).default(20).describe('how many announcements, newest first'),
       kind: z.enum(EventKindSchema.options).optional().describe('only announcements of this kind'),
     }),
-    outputSchema: TimelineResponseSchema.unwrap().extend({
+    outputSchema: TimelineResponseSchema.extend({
       events: z.array(EventSchema.extend({ pageUrl: z.url().describe('the permanent anchor of the event') })),
     }),
   }),
@@ -88,13 +88,13 @@ export const MCP_TOOLS = {
     description:
       'For one provider: the last reset, days since it, nextEstimate, the median gap and how many gaps it rests on, and a note that it is only an estimate.',
     inputSchema: oneProvider('the provider to estimate'),
-    outputSchema: NextEstimateSchema.unwrap().shape,
+    outputSchema: NextEstimateSchema.shape,
   }),
   get_forecast: readOnly({
     title: 'Chance of a reset soon',
     description: `For one provider, its entry of GET ${routeById('getForecast').path}, each field saying what it is: a pattern in past gaps, not a vendor plan, a schedule or a promise. No probabilities with fewer than 5 gaps, beyond every gap on record, when a reset is announced or teased for later; a 0 or 1 late in a long wait rests on one or two gaps.`,
     inputSchema: oneProvider('the provider to forecast'),
-    outputSchema: ForecastSchema.unwrap().shape,
+    outputSchema: ForecastSchema.shape,
   }),
 } as const;
 
