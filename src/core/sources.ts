@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { ProviderSchema } from './enums.ts';
 import { UtcTimestampSchema } from './schemas.ts';
 import { TRANSLATIONS } from './i18n/index.ts';
@@ -59,15 +60,17 @@ export type SourceReport = z.infer<typeof SourceReportSchema>;
 export const SourcesStateSchema = z.enum(['current', 'delayed', 'failing', 'unknown']).meta({ id: 'SourcesState' });
 export type SourcesState = z.infer<typeof SourcesStateSchema>;
 
-export const SourcesResponseSchema = z
-  .strictObject({
-    checkedAt: UtcTimestampSchema.nullable().describe('when the last watch run finished; null before the first'),
-    sources: z.array(SourceCheckSchema),
-    state: SourcesStateSchema.describe(
-      `current; delayed when the last report is older than ${DELAYED_AFTER_MINUTES} minutes; failing when a source's polls have failed for over ${FAILING_AFTER_MINUTES} minutes; unknown without a report, or when the state database cannot be read or is not migrated`,
-    ),
-  })
-  .meta({ id: 'SourcesResponse' });
+export const SourcesResponseSchema = lazySchema(() =>
+  z
+    .strictObject({
+      checkedAt: UtcTimestampSchema.nullable().describe('when the last watch run finished; null before the first'),
+      sources: z.array(SourceCheckSchema),
+      state: SourcesStateSchema.describe(
+        `current; delayed when the last report is older than ${DELAYED_AFTER_MINUTES} minutes; failing when a source's polls have failed for over ${FAILING_AFTER_MINUTES} minutes; unknown without a report, or when the state database cannot be read or is not migrated`,
+      ),
+    })
+    .meta({ id: 'SourcesResponse' }),
+);
 export type SourcesResponse = z.infer<typeof SourcesResponseSchema>;
 
 /**

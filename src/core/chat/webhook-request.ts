@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.ts';
 import { DEFAULT_OUTBOUND_RULES, type OutboundRules, outboundAddress } from '../outbound/address.ts';
 import { addressLookupSchema, outboundAddressSchema } from '../outbound/address-schema.ts';
 import { CHAT_PLATFORMS, chatPlatformOf } from '../outbound/chat-platform.ts';
@@ -32,16 +33,20 @@ const webhookUrlSchema = (rules: OutboundRules) =>
 export const chatWebhookRequestSchema = (rules: OutboundRules) =>
   z.object({ url: webhookUrlSchema(rules), ...TOPIC_FIELDS });
 
-export const ChatWebhookRequestSchema = chatWebhookRequestSchema(DEFAULT_OUTBOUND_RULES).meta({
-  id: 'ChatWebhookRequest',
-});
+export const ChatWebhookRequestSchema = lazySchema(() =>
+  chatWebhookRequestSchema(DEFAULT_OUTBOUND_RULES).meta({
+    id: 'ChatWebhookRequest',
+  }),
+);
 export type ChatWebhookRequest = z.infer<typeof ChatWebhookRequestSchema>;
 
 /** `DELETE /api/webhooks`'s body: the URL to forget, in the stored form (an unknown one is no error). */
 export const ChatWebhookForgetSchema = z.object({ url: addressLookupSchema }).meta({ id: 'ChatWebhookForget' });
 
 /** What the POST answers: the platform the URL belongs to, and the topics and language now stored for it. */
-export const ChatWebhookTopicsSchema = z
-  .strictObject({ platform: z.enum(CHAT_PLATFORMS), ...SubscriptionTopicsSchema.shape })
-  .meta({ id: 'ChatWebhookTopics' });
+export const ChatWebhookTopicsSchema = lazySchema(() =>
+  z
+    .strictObject({ platform: z.enum(CHAT_PLATFORMS), ...SubscriptionTopicsSchema.shape })
+    .meta({ id: 'ChatWebhookTopics' }),
+);
 export type ChatWebhookTopics = z.infer<typeof ChatWebhookTopicsSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.ts';
 import type { Transition } from '../push/due.ts';
 import { announcedMs } from '../ordering.ts';
 import { DEFAULT_OUTBOUND_RULES, type OutboundRules } from '../outbound/address.ts';
@@ -26,7 +27,9 @@ export const hookRequestSchema = (rules: OutboundRules) =>
     providers: TOPIC_FIELDS.providers,
     kinds: TOPIC_FIELDS.kinds,
   });
-export const HookRequestSchema = hookRequestSchema(DEFAULT_OUTBOUND_RULES).meta({ id: 'HookRequest' });
+export const HookRequestSchema = lazySchema(() =>
+  hookRequestSchema(DEFAULT_OUTBOUND_RULES).meta({ id: 'HookRequest' }),
+);
 export type HookRequest = z.infer<typeof HookRequestSchema>;
 
 /** The secret's form: `whsec_` and the base64 of the key's bytes. */
@@ -40,14 +43,16 @@ export const HookForgetSchema = z
   .meta({ id: 'HookForget' });
 
 /** What the POST answers, once: the topics, and the secret the deliveries will be signed with. */
-export const HookAcceptedSchema = z
-  .strictObject({
-    url: z.string(),
-    providers: z.array(TOPIC_FIELDS.providers.element),
-    kinds: z.array(TOPIC_FIELDS.kinds.unwrap().element),
-    secret: z.string().describe('`whsec_<base64>`: the key of `webhook-signature`; answered this once'),
-  })
-  .meta({ id: 'HookAccepted' });
+export const HookAcceptedSchema = lazySchema(() =>
+  z
+    .strictObject({
+      url: z.string(),
+      providers: z.array(TOPIC_FIELDS.providers.element),
+      kinds: z.array(TOPIC_FIELDS.kinds.unwrap().element),
+      secret: z.string().describe('`whsec_<base64>`: the key of `webhook-signature`; answered this once'),
+    })
+    .meta({ id: 'HookAccepted' }),
+);
 export type HookAccepted = z.infer<typeof HookAcceptedSchema>;
 
 const base64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes));

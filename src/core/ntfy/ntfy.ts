@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.ts';
 import { TRANSLATIONS } from '../i18n/index.ts';
 import { languageOf } from '../languages.ts';
 import { DEFAULT_OUTBOUND_RULES, type OutboundRules, outboundAddress, parseAddress } from '../outbound/address.ts';
@@ -47,16 +48,18 @@ const topicUrlSchema = (rules: OutboundRules) =>
 
 /** `POST /api/ntfy`'s body under `rules` (the setting of the loopback test receiver). */
 export const ntfyRequestSchema = (rules: OutboundRules) => z.object({ topic: topicUrlSchema(rules), ...TOPIC_FIELDS });
-export const NtfyRequestSchema = ntfyRequestSchema(DEFAULT_OUTBOUND_RULES).meta({ id: 'NtfyRequest' });
+export const NtfyRequestSchema = lazySchema(() =>
+  ntfyRequestSchema(DEFAULT_OUTBOUND_RULES).meta({ id: 'NtfyRequest' }),
+);
 export type NtfyRequest = z.infer<typeof NtfyRequestSchema>;
 
 /** `DELETE /api/ntfy`'s body: the topic URL to forget (an unknown one is no error). */
 export const NtfyForgetSchema = z.object({ topic: addressLookupSchema }).meta({ id: 'NtfyForget' });
 
 /** What the POST answers: the topics and language stored, and that the topic must still be activated. */
-export const NtfyTopicsSchema = z
-  .strictObject({ ...SubscriptionTopicsSchema.shape, activated: z.literal(false) })
-  .meta({ id: 'NtfyTopics' });
+export const NtfyTopicsSchema = lazySchema(() =>
+  z.strictObject({ ...SubscriptionTopicsSchema.shape, activated: z.literal(false) }).meta({ id: 'NtfyTopics' }),
+);
 
 /** The activation link's query: the topic URL and its token (32 random bytes, base64url). */
 export const NtfyActivationQuerySchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.ts';
 import { EventKindSchema, ProviderSchema } from '../enums.ts';
 import {
   DEFAULT_OUTBOUND_RULES,
@@ -99,9 +100,11 @@ export const subscribeRequestSchema = (rules: OutboundRules) =>
     ...TOPIC_FIELDS,
   });
 
-export const SubscribeRequestSchema = subscribeRequestSchema(DEFAULT_OUTBOUND_RULES).meta({
-  id: 'PushSubscribeRequest',
-});
+export const SubscribeRequestSchema = lazySchema(() =>
+  subscribeRequestSchema(DEFAULT_OUTBOUND_RULES).meta({
+    id: 'PushSubscribeRequest',
+  }),
+);
 export type SubscribeRequest = z.infer<typeof SubscribeRequestSchema>;
 
 /**
@@ -123,6 +126,8 @@ export const SubscriptionTopicsSchema = z
 export type SubscriptionTopics = z.infer<typeof SubscriptionTopicsSchema>;
 
 /** `GET /api/push/key`: the VAPID public key (RFC 8292) a browser passes as `applicationServerKey`. */
-export const PushKeySchema = z
-  .strictObject({ publicKey: z.string().describe('the VAPID public key: an uncompressed P-256 point, base64url') })
-  .meta({ id: 'PushKey' });
+export const PushKeySchema = lazySchema(() =>
+  z
+    .strictObject({ publicKey: z.string().describe('the VAPID public key: an uncompressed P-256 point, base64url') })
+    .meta({ id: 'PushKey' }),
+);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.ts';
 import { rowAnswer, rowFactsFromApi, segmentsAsText } from '../board-answer.ts';
 import { TRANSLATIONS } from '../i18n/index.ts';
 import { localeOfTag } from '../languages.ts';
@@ -185,16 +186,18 @@ export function telegramReplyText(
 }
 
 /** The webhook's answer: a command's reply as a Bot API call Telegram makes for the bot, or `{}` for the rest. */
-export const TelegramWebhookAnswerSchema = z.union([
-  z.strictObject({
-    method: z.literal('sendMessage'),
-    chat_id: z.number().int(),
-    text: z.string().max(TELEGRAM_TEXT_MAX),
-    parse_mode: z.literal('HTML'),
-    link_preview_options: z.strictObject({ is_disabled: z.literal(true) }),
-  }),
-  z.strictObject({}),
-]);
+export const TelegramWebhookAnswerSchema = lazySchema(() =>
+  z.union([
+    z.strictObject({
+      method: z.literal('sendMessage'),
+      chat_id: z.number().int(),
+      text: z.string().max(TELEGRAM_TEXT_MAX),
+      parse_mode: z.literal('HTML'),
+      link_preview_options: z.strictObject({ is_disabled: z.literal(true) }),
+    }),
+    z.strictObject({}),
+  ]),
+);
 
 /** A `sendMessage` request's body (Bot API), in HTML parse mode, without link previews. */
 export const sendMessageBody = (chatId: number | string, text: string) => ({

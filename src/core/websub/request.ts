@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.ts';
 import { decimalIntegerParam, parseQuery, type QueryResult } from '../api/query.ts';
 import { OUTBOUND_ADDRESS_MAX_LENGTH, type OutboundRules } from '../outbound/address.ts';
 import { outboundAddressSchema } from '../outbound/address-schema.ts';
@@ -61,7 +62,9 @@ export type WebSubRequest = z.infer<ReturnType<typeof webSubRequestSchema>>;
  * The form as the route table and the OpenAPI document describe it: the default address rules (no loopback
  * receiver), any topic text (the handler checks it against the deployment's feeds).
  */
-export const WebSubRequestFormSchema = webSubRequestSchema({ allowLoopbackReceiver: false }, (text) => text);
+export const WebSubRequestFormSchema = lazySchema(() =>
+  webSubRequestSchema({ allowLoopbackReceiver: false }, (text) => text),
+);
 
 /**
  * A form body (`application/x-www-form-urlencoded`, decoded as the URL standard decodes one) as a request: every
