@@ -8,9 +8,9 @@ import { WARM_UP_DATASET, WARM_UP_NOW } from './page-warm-up-data.ts';
 /**
  * The pages' slots rendered once as the isolate starts, over a small board of its own (page-warm-up-data.ts), so
  * that the first page a visitor asks for does not pay for compiling their code (V8 compiles a function when it is
- * first called) and for making English's Intl formatters: about 2 ms of that request's CPU moved into the start, which has a limit of its
- * own (docs/performance.md, "Pages from templates"). Nothing is read or kept; whatever fails here is left to the
- * first request, which meets it again and falls back to Astro.
+ * first called) and for making English's Intl formatters: about 2 ms of that request's CPU moved into the start,
+ * which has a limit of its own (docs/performance.md, "Pages from templates"). Nothing is read or kept; whatever
+ * fails here is left to the first request, which meets it again and falls back to Astro.
  */
 const NOW = new Date(WARM_UP_NOW);
 
