@@ -108,15 +108,14 @@ export const EventSchema = z
   .meta({ id: 'Event' });
 export type Event = z.infer<typeof EventSchema>;
 
-/** A number of days (fractional). */
-const days = () => z.number().nonnegative();
+const Days = z.number().nonnegative();
 
 export const ProviderStatsSchema = z
   .strictObject({
     totalResets: z.int().nonnegative().describe('count of reset events'),
-    medianIntervalDays: days().nullable().describe(`median gap of the last ${MEDIAN_BASIS_RESETS} resets, in days`),
-    meanIntervalDays: days().nullable().describe('mean gap in days'),
-    longestWaitDays: days().nullable().describe('longest gap in days'),
+    medianIntervalDays: Days.nullable().describe(`median gap of the last ${MEDIAN_BASIS_RESETS} resets, in days`),
+    meanIntervalDays: Days.nullable().describe('mean gap in days'),
+    longestWaitDays: Days.nullable().describe('longest gap in days'),
     hourHistogramUtc: z
       .array(z.int().nonnegative())
       .length(24)
@@ -129,7 +128,7 @@ export type ProviderStats = z.infer<typeof ProviderStatsSchema>;
 export const ProviderStatusSchema = z
   .strictObject({
     provider: ProviderSchema,
-    daysSince: days().nullable().describe('fractional days since the last reset'),
+    daysSince: Days.nullable().describe('fractional days since the last reset'),
     status: BoardStatusSchema,
     lastReset: EventSchema.nullable().describe('most recent event with kind reset'),
     latestSignal: EventSchema.nullable().describe('most recent event of any kind'),
@@ -145,9 +144,9 @@ export const NextEstimateSchema = z
   .strictObject({
     provider: ProviderSchema,
     lastReset: EventSchema.nullable(),
-    daysSince: days().nullable().describe('fractional days since the last reset'),
+    daysSince: Days.nullable().describe('fractional days since the last reset'),
     nextEstimate: UtcTimestampSchema.nullable().describe('last reset + median gap; null when history is insufficient'),
-    medianIntervalDays: days().nullable().describe(`median gap of the last ${MEDIAN_BASIS_RESETS} resets, in days`),
+    medianIntervalDays: Days.nullable().describe(`median gap of the last ${MEDIAN_BASIS_RESETS} resets, in days`),
     sampleSize: z.int().nonnegative().describe('number of gaps the median was taken from (at most 9)'),
     note: z.string().describe('what the estimate is, and is not, and whether its time has passed'),
   })

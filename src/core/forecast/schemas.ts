@@ -27,8 +27,7 @@ export type ForecastHorizon = keyof typeof FORECAST_HORIZONS;
 /** How many days ahead the provider page's chart gives the chance of a reset (`chanceByDay`). */
 export const CHANCE_BY_DAY_DAYS = 14;
 
-/** A probability, null unless the basis is `cadence`. */
-const probability = () => z.number().min(0).max(1).nullable();
+const Probability = z.number().min(0).max(1).nullable();
 
 export const ForecastSchema = z
   .strictObject({
@@ -45,7 +44,7 @@ export const ForecastSchema = z
       .max(FORECAST_BASIS_GAPS)
       .describe('number of gaps in the basis: the most recent 20 gaps between resets, all if fewer'),
     probabilities: z
-      .strictObject({ '1d': probability(), '3d': probability(), '7d': probability() })
+      .strictObject({ '1d': Probability, '3d': Probability, '7d': Probability })
       .describe(
         'share of the past gaps longer than the time elapsed that ended within 1, 3 or 7 more days (3 decimals); a pattern in past gaps, not a vendor plan; null unless basis is `cadence`',
       ),
