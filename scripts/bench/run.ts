@@ -37,6 +37,7 @@ import {
   JOURNAL_EVENTS,
   measureJournalCold,
   measureWorkerCpu,
+  median,
   type CpuFigures,
   type JournalColdFigures,
 } from './cpu.ts';
@@ -200,7 +201,7 @@ async function loadSection(): Promise<string> {
           .join(' / '),
         (result.requestsPerSecond / favicon!).toFixed(2),
         (result.requestsPerSecond / pageSized!).toFixed(2),
-        ownFileRatio(LOAD_TARGETS[index]!, result, results),
+        ownFileRatio(LOAD_TARGETS[index]!, rounds),
         result.p50Ms,
         result.p99Ms,
         result.errors,
@@ -210,10 +211,19 @@ async function loadSection(): Promise<string> {
   ].join('\n');
 }
 
-/** A page's rate as a ratio to its own file's in the same run (`LoadTarget.ownFile`); empty for every other row. */
-function ownFileRatio(target: LoadTarget, result: LoadResult, results: readonly LoadResult[]): string {
-  const file = results[LOAD_TARGETS.findIndex((other) => other.path === target.ownFile)];
-  return file === undefined ? '' : (result.requestsPerSecond / file.requestsPerSecond).toFixed(2);
+/**
+ * A page's rate as a ratio to its own file's: the median of the rounds' ratios, each round of the page against the
+ * file's round just before it, so that a slow spell of the machine falls on both sides of a ratio rather than on one
+ * side of a ratio of medians. Empty for every row but a page's.
+ */
+function ownFileRatio(target: LoadTarget, rounds: ReadonlyMap<LoadTarget, readonly LoadResult[]>): string {
+  const file = LOAD_TARGETS.find((other) => other.path === target.ownFile);
+  if (file === undefined) return '';
+  const fileRounds = rounds.get(file)!;
+  const ratios = rounds
+    .get(target)!
+    .map((page, round) => page.requestsPerSecond / fileRounds[round]!.requestsPerSecond);
+  return median(ratios).toFixed(2);
 }
 
 /** The round with the median rate; errors and non-2xx answers summed over every round, so that none is hidden. */
