@@ -42,6 +42,7 @@ import {
   minuteOf,
   runCron,
   type ServedCopy,
+  webSubSubscriptionStored,
 } from './support/served-delivery.ts';
 import { startWebSubSubscriber, type WebSubSubscriber } from './support/websub-subscriber.ts';
 import { scaled } from '../scripts/lib/load-scaled.ts';
@@ -228,6 +229,7 @@ beforeAll(async () => {
   });
   expect(hubAnswer.status, await hubAnswer.clone().text()).toBe(202);
   await websub.waitFor(() => websub.active('/all'), 'the hub’s verification of /all');
+  await webSubSubscriptionStored(copy, `${websub.origin}/all`);
 
   // The first minute: the feed read (nothing new in it), and the first dispatch meets the build's history.
   await runCron(server, startMinute);

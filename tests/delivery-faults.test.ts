@@ -23,6 +23,7 @@ import {
   publishWithFeeds,
   runCron as runCronAt,
   type ServedCopy,
+  webSubSubscriptionStored,
 } from './support/served-delivery.ts';
 import { startWebSubSubscriber, type WebSubSubscriber } from './support/websub-subscriber.ts';
 import { scaled } from '../scripts/lib/load-scaled.ts';
@@ -106,6 +107,7 @@ async function subscribeWebSub(callbackPath: string, topic: string): Promise<voi
   });
   expect(response.status).toBe(202);
   await webSub.waitFor(() => webSub.active(callbackPath), `the verification of ${callbackPath}`);
+  await webSubSubscriptionStored(copy, `${webSub.origin}${callbackPath}`);
 }
 
 const PUSH_KEPT = ['/push-1', '/push-2'];

@@ -132,6 +132,19 @@ export async function eventually(
   }
 }
 
+/**
+ * Waits until the hub has stored the WebSub subscription of `callback` (the full URL) in the copy's D1. A subscriber's
+ * receiver counts a subscription active once it has answered the hub's verification of intent, and the hub stores it
+ * only after that answer: a test that goes on at the receiver's word (to a cron run, or a restart that drops the queue
+ * the verification is in) can lose the subscription on a loaded machine.
+ */
+export const webSubSubscriptionStored = (copy: ServedCopy, callback: string): Promise<void> =>
+  eventually(async () => {
+    const sql = `SELECT COUNT(*) AS stored FROM subscribers WHERE channel = 'websub' AND address = '${callback.replaceAll("'", "''")}'`;
+    const [row] = await queryLocalD1(copy.state, sql);
+    return row?.['stored'] === 1;
+  }, `the hub's stored subscription of ${callback}`);
+
 /** Polls the copy's D1 until every count the one row of `counts` holds is 0; says what was left if it never is. */
 function untilNoneLeft(copy: ServedCopy, counts: string, what: string, timeoutMs?: number): Promise<void> {
   let left = '';
