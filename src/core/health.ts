@@ -40,65 +40,49 @@ export const HealthSchema = lazySchema(() => {
   const state = PartStateSchema.describe('`off`: a part this deployment does not run (counts as ok)');
   const reason = z.string().nullable().describe('why the part is not ok, in a sentence; null when ok');
   const count = z.int().nonnegative();
+  /** A part: its state and the reason for it, then its own facts. */
+  const part = <Facts extends z.ZodRawShape>(facts: Facts) => z.strictObject({ state, reason, ...facts });
   return z
     .strictObject({
       status: HealthStatusSchema.describe('`failing` when any part is failing (HTTP 503), else `degraded` when any is'),
       checkedAt: UtcTimestampSchema.describe('when this answer was computed'),
       parts: z.strictObject({
-        build: z.strictObject({
-          state,
-          reason,
+        build: part({
           id: z.string().nullable().describe('the build serving this answer; null in unbuilt code'),
           builtAt: UtcTimestampSchema.nullable().describe('when it was built'),
         }),
-        dataFiles: z.strictObject({
-          state,
-          reason,
+        dataFiles: part({
           readable: z.boolean().describe("the build's data files (the board's summaries and data set) could be read"),
         }),
-        database: z.strictObject({
-          state,
-          reason,
+        database: part({
           reachable: z.boolean().describe('the state database answered a read'),
           migrationsApplied: count.nullable().describe("rows of D1's `d1_migrations`; null when not reachable"),
           migrationsExpected: count.describe("the build's migration files"),
         }),
-        cron: z.strictObject({
-          state,
-          reason,
+        cron: part({
           lastRun: UtcTimestampSchema.nullable().describe('the minute of the last scheduled run recorded'),
           lastSuccess: UtcTimestampSchema.nullable().describe('the minute of the last run whose every part succeeded'),
           failuresInRow: count.describe('runs that failed since the last success'),
         }),
-        watcher: z.strictObject({
-          state,
-          reason,
+        watcher: part({
           sources: SourcesStateSchema.describe("GET /api/sources's state"),
           watched: count.describe('sources in the last report'),
           failing: count.describe('of them, those whose last poll failed'),
         }),
-        delivery: z.strictObject({
-          state,
-          reason,
+        delivery: part({
           due: count.describe('deliveries pending and due now'),
           retrying: count.describe('pending deliveries already tried at least once'),
           expiredLast24h: count.describe('deliveries given up (not accepted within 24 h) in the last 24 hours'),
           oldestDueSeconds: count.nullable().describe('how long the oldest due delivery has been due; null when none'),
         }),
-        reviewMessages: z.strictObject({
-          state,
-          reason,
+        reviewMessages: part({
           notSent: count.describe('drafts whose review message has not been sent'),
           oldestNotSentSeconds: count.nullable().describe('age of the oldest such draft; null when none'),
         }),
-        journal: z.strictObject({
-          state,
-          reason,
+        journal: part({
           notInGit: count.describe("confirmed events (the review journal's entries) whose file is not in git yet"),
         }),
-        channelCaps: z.strictObject({
-          state,
-          reason,
+        channelCaps: part({
           reached: z.array(z.string()).describe('channels whose subscribers reached their cap (new ones get 503)'),
         }),
       }),
