@@ -95,6 +95,10 @@ export async function cachedPage(
   // Rendered as a GET whatever the method, so that a HEAD's miss fills the cache for the GETs after it.
   const rendered = (async () => pageOf(await render(head ? new Request(request, { method: 'GET' }) : request)))();
   rendering.set(key, rendered);
+  // The render is this request's `waitUntil` work from its start: the requests that share it await this promise, and
+  // on Cloudflare a client that goes away ends its request's work, which would leave them waiting on a promise that
+  // never settles (docs/performance.md, "Pages: the per-minute cache"). `waitUntil` gives it 30 s after that.
+  waitUntil(rendered.catch(() => undefined));
   const page = await rendered.catch((error: unknown) => {
     rendering.delete(key);
     throw error;
