@@ -1,9 +1,10 @@
-import { TIMELINE_LIMIT } from '../../src/core/api/query.ts';
+import { type ProviderFilter, TIMELINE_LIMIT } from '../../src/core/api/query.ts';
 import { buildTimelineResponse, newestEventsRead, type TimelineSelection } from '../../src/core/api/timeline.ts';
 import { recentEvents } from '../../src/core/dataset.ts';
 import { journalBuiltAt } from '../../src/core/journal/built-outputs.ts';
 import { CONTENT_TYPES } from '../../src/core/routes/policy.ts';
 import { routeById } from '../../src/core/routes/table.ts';
+import { SERVICE_MACHINE_NAME } from '../../src/core/site.ts';
 import { BASE_URL } from '../../src/server/base-url.ts';
 import type { EdgeContext } from '../../src/server/context.ts';
 import { conditionalJson } from '../../src/server/http/conditional.ts';
@@ -23,6 +24,9 @@ const TIMELINE_CSV_FILE = routeById('getTimelineCsv').prerendered!;
  * compile a library only this route uses (docs/performance.md, "The cold start").
  */
 const csvRenderer = () => import('../../src/core/render/timeline-csv.ts');
+
+/** The CSV's file name, here and not beside its renderer: the built default answers without loading papaparse. */
+const csvFileName = (provider: ProviderFilter): string => `${SERVICE_MACHINE_NAME}-timeline-${provider}.csv`;
 
 const DEFAULT_SELECTION = { provider: 'all', limit: TIMELINE_LIMIT.default } as const;
 
@@ -49,17 +53,16 @@ export const defaultTimelineCsv = async (context: Pick<EdgeContext, 'datasetSlic
 const builtDefault = async (context: EdgeContext) => (await context.journalEntries()).length === 0;
 
 async function answerCsv(context: EdgeContext, selection: TimelineSelection): Promise<Response> {
-  const csv = await csvRenderer();
   const headers = {
     'Content-Type': CONTENT_TYPES.csv,
-    'Content-Disposition': `inline; filename=${csv.timelineCsvFileName(selection.provider)}`,
+    'Content-Disposition': `inline; filename=${csvFileName(selection.provider)}`,
   };
   if (isDefault(selection)) {
     if (await builtDefault(context)) return withHeaders(await context.asset(TIMELINE_CSV_FILE), headers);
     return textResponse(await defaultTimelineCsv(context), CONTENT_TYPES.csv, headers);
   }
   const events = recentEvents(await context.dataset(newestEventsRead(selection)), selection.provider, selection.limit);
-  return textResponse(csv.renderTimelineCsv(events, BASE_URL), CONTENT_TYPES.csv, headers);
+  return textResponse((await csvRenderer()).renderTimelineCsv(events, BASE_URL), CONTENT_TYPES.csv, headers);
 }
 
 export const TIMELINE_HANDLERS = {

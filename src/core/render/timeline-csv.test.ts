@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { makeEvent } from '../test-events.ts';
 import { hostileEvents } from './hostile-events.ts';
-import { defuseFormulae, renderTimelineCsv, TIMELINE_CSV_COLUMNS, timelineCsvFileName } from './timeline-csv.ts';
+import { defuseFormulae, renderTimelineCsv, TIMELINE_CSV_COLUMNS } from './timeline-csv.ts';
 import { trickyEvents } from './tricky-events.ts';
 
 const BASE = 'https://board.example';
@@ -46,11 +46,6 @@ describe('renderTimelineCsv', () => {
 
   it('is a header row alone when there are no events', () => {
     expect(renderTimelineCsv([], BASE)).toBe(`${TIMELINE_CSV_COLUMNS.join(',')}\r\n`);
-  });
-
-  it('names its file after the provider selection', () => {
-    expect(timelineCsvFileName('all')).toBe('departures-board-timeline-all.csv');
-    expect(timelineCsvFileName('provider_b')).toBe('departures-board-timeline-provider_b.csv');
   });
 });
 

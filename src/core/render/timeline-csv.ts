@@ -1,7 +1,6 @@
 import Papa from 'papaparse';
-import type { ProviderFilter } from '../api/query.ts';
 import type { Event } from '../schemas.ts';
-import { eventPageUrl, SERVICE_MACHINE_NAME } from '../site.ts';
+import { eventPageUrl } from '../site.ts';
 
 /** Spec 2.9, in this order. */
 export const TIMELINE_CSV_COLUMNS = [
@@ -67,6 +66,3 @@ export function renderTimelineCsv(events: readonly Event[], baseUrl: string): st
     }) + CRLF
   );
 }
-
-export const timelineCsvFileName = (provider: ProviderFilter): string =>
-  `${SERVICE_MACHINE_NAME}-timeline-${provider}.csv`;
