@@ -143,7 +143,7 @@ describe('chat webhooks, from a published event to a channel', () => {
     await runCron(minutesAfterStart(1));
     await runCron(minutesAfterStart(2));
     const scheduledFor = `${effectiveAt.toISOString().slice(0, 10)} ${effectiveAt.toISOString().slice(11, 16)} UTC`;
-    // The same minute as Chinese writes it (docs/glossary-zh.md), by the test's own hand: `2026年6月15日 10:30（UTC）`.
+    // The same minute as Chinese writes it (docs/glossary/zh.md), by the test's own hand: `2026年6月15日 10:30（UTC）`.
     const chineseMinuteOf = (iso: string) =>
       `${Number(iso.slice(0, 4))}年${Number(iso.slice(5, 7))}月${Number(iso.slice(8, 10))}日 ${iso.slice(11, 16)}（UTC）`;
     expect(await acceptedEventually(discordEnglish, 2)).toEqual([

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium } from './support/browser.ts';
 
 /**
- * The Chinese pages as a reader gets them (docs/website.md, "Chinese style"; docs/glossary-zh.md): the served
+ * The Chinese pages as a reader gets them (docs/website.md, "Chinese style"; docs/glossary/zh.md): the served
  * build's HTML and Markdown with code, URLs, numbers and the English summaries taken out, so that no ASCII
  * punctuation is left beside a Chinese character; every time written `2026年12月3日 14:03（UTC）` by the server and
  * `…（GMT+8）` once the page's script has run in a GMT+8 browser. The rules are written here by hand, as in

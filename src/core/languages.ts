@@ -17,7 +17,7 @@ export interface Language {
   readonly intl: string;
   /**
    * How a list is joined (Intl.ListFormat's style); `narrow` where the words keep a space between a word and a
-   * digit that "and" would break (Chinese: `1、3、7`, docs/glossary-zh.md). Long when not given.
+   * digit that "and" would break (Chinese: `1、3、7`, docs/glossary/zh.md). Long when not given.
    */
   readonly listStyle?: Intl.ListFormatStyle;
   /** The pages' path prefix without slashes (`pt-br`); English's is empty: it is served at the root. */

@@ -5,7 +5,7 @@ import { minute, wallMinute, weekdayMinute } from './words.ts';
 const chineseMinute = (iso: string, zone?: string) => minute('zh', iso, zone);
 
 /**
- * The Chinese date forms (docs/glossary-zh.md, "Dates and times"): the date, then the time, then the zone in
+ * The Chinese date forms (docs/glossary/zh.md, "Dates and times"): the date, then the time, then the zone in
  * full-width parentheses right after the time, from zh.json's `formats` and Intl's parts. Every expected string is
  * written by hand.
  */

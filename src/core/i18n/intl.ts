@@ -83,7 +83,7 @@ export function dateParts(tag: string, iso: string, timeZone = 'UTC'): Record<st
     weekday: names.weekday ?? '',
     hour: numbers.hour ?? '',
     minute: numbers.minute ?? '',
-    // A zone at offset zero is written `UTC`, whatever its name (docs/glossary-zh.md).
+    // A zone at offset zero is written `UTC`, whatever its name (docs/glossary/zh.md).
     zone: /^(GMT|UTC)([+-]0(:00)?)?$/.test(offset) ? 'UTC' : offset,
   };
 }

@@ -13,7 +13,7 @@ import { TRANSLATIONS } from './index.ts';
 import { minute, wallMinute, weekdayMinute } from './words.ts';
 
 /**
- * The Chinese proofreading rules (docs/website.md, "Chinese style"; the terms of docs/glossary-zh.md), written here
+ * The Chinese proofreading rules (docs/website.md, "Chinese style"; the terms of docs/glossary/zh.md), written here
  * rather than taken from the code under test, checked over every Chinese string the core says: every value of
  * words/zh.json as the code reads it (its functions called with sample arguments, its `{name}` templates filled in, the forecast page's
  * words and the date forms among them), the Chinese Markdown mirror, push notifications, the sources line, the
@@ -44,7 +44,7 @@ const RULES: [string, RegExp][] = [
 ];
 
 /**
- * The glossary's choices where a wrong word was once written (docs/glossary-zh.md): the word, then why. A Brier score
+ * The glossary's choices where a wrong word was once written (docs/glossary/zh.md): the word, then why. A Brier score
  * is 布里尔分数 and never the base rate's own number.
  */
 const GLOSSARY: [string, RegExp][] = [
@@ -270,7 +270,7 @@ describe('Chinese punctuation and spacing', () => {
   });
 });
 
-describe('Chinese terms (docs/glossary-zh.md)', () => {
+describe('Chinese terms (docs/glossary/zh.md)', () => {
   it.each(GLOSSARY)('%s', (_rule, pattern) => {
     const offending = ALL_STRINGS.filter(([, text]) => pattern.test(text)).map(([path, text]) => `${path}: ${text}`);
     expect(offending).toEqual([]);
