@@ -12,6 +12,7 @@ import { DiscordExecuteWebhookSchema, SlackIncomingWebhookSchema } from './suppo
 import { uniqueClientIp } from './support/client-ip.ts';
 import {
   copyServedBuild,
+  deliveriesInFlightRecorded,
   eventually,
   MINUTE_MS,
   minuteOf,
@@ -257,6 +258,9 @@ describe('chat webhooks, from a published event to a channel', () => {
     expect(await stored()).not.toContain(deleted.url);
     expect(await stored()).toHaveLength(6);
 
+    // Every send a receiver took is recorded before the cron's clock passes its lease
+    // (docs/testing.md, "A cron ahead of the sends").
+    await deliveriesInFlightRecorded(copy);
     await runCron(minutesAfterStart(59));
     await runCron(effectiveAt);
     await runCron(minutesAfterStart(61));
