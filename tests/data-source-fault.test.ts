@@ -1,6 +1,7 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { type DefaultTreeAdapterTypes, parse } from 'parse5';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../scripts/lib/local-server.ts';
 import {
@@ -9,6 +10,7 @@ import {
   EDGE_DATASET_PATH,
   EDGE_SUMMARIES_PATH,
 } from '../src/core/dataset.ts';
+import { LANGUAGES } from '../src/core/languages.ts';
 import { copyBuild } from './support/served-site.ts';
 
 /**
@@ -74,6 +76,62 @@ async function expectInternalError(baseUrl: string, requestPath: string) {
   expect(await response.json()).toEqual({ error: 'internal_error' });
 }
 
+/** Each language's words for the page, read from its words file (src/core/i18n/words/<code>.json). */
+const unavailableWords = async (code: string) =>
+  (
+    JSON.parse(await readFile(path.join(import.meta.dirname, `../src/core/i18n/words/${code}.json`), 'utf8')) as {
+      ui: { unavailablePage: { heading: string; text: string } };
+    }
+  ).ui.unavailablePage;
+
+type Node = DefaultTreeAdapterTypes.ChildNode | DefaultTreeAdapterTypes.Document;
+const attribute = (node: Node, name: string) =>
+  'attrs' in node ? node.attrs.find((attr) => attr.name === name)?.value : undefined;
+const textOf = (node: Node): string =>
+  node.nodeName === '#text'
+    ? (node as DefaultTreeAdapterTypes.TextNode).value
+    : 'childNodes' in node
+      ? node.childNodes.map(textOf).join('')
+      : '';
+/** The page's `<html lang>`, its heading, and each paragraph of `<main>` with its own `lang` (null: the page's). */
+function unavailablePageParts(html: string) {
+  const found: { lang?: string; heading?: string; paragraphs: [string | null, string][] } = { paragraphs: [] };
+  const walk = (node: Node, inMain: boolean) => {
+    if (node.nodeName === 'html') found.lang = attribute(node, 'lang') ?? '';
+    if (inMain && node.nodeName === 'h1') found.heading = textOf(node).trim();
+    // The sample-data notice, which every page of a sample build carries, is not the page's own.
+    if (inMain && node.nodeName === 'p' && attribute(node, 'data-sample-notice') === undefined)
+      found.paragraphs.push([attribute(node, 'lang') ?? null, textOf(node).trim()]);
+    if ('childNodes' in node) for (const child of node.childNodes) walk(child, inMain || node.nodeName === 'main');
+  };
+  walk(parse(html), false);
+  return found;
+}
+
+/**
+ * The friendly "unavailable" page (503) for `requestPath`: no stack trace; the page's language (`code`) first, in its
+ * heading and words, then every other language's words, each marked as such.
+ */
+async function expectUnavailablePage(baseUrl: string, requestPath: string, code: string): Promise<Response> {
+  const response = await fetch(`${baseUrl}${requestPath}`);
+  expect(response.status, requestPath).toBe(503);
+  expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+  const html = await response.text();
+  expect(html).not.toMatch(/DataSourceUnavailable|TypeError|at .*\.mjs/);
+  const own = await unavailableWords(code);
+  const others = await Promise.all(
+    LANGUAGES.filter((language) => language.code !== code).map(
+      async (language): Promise<[string, string]> => [language.tag, (await unavailableWords(language.code)).text],
+    ),
+  );
+  expect(unavailablePageParts(html), requestPath).toEqual({
+    lang: LANGUAGES.find((language) => language.code === code)!.tag,
+    heading: own.heading,
+    paragraphs: [[null, own.text], ...others],
+  });
+  return response;
+}
+
 describe('when the data source is unavailable', () => {
   it('a missing data set makes every data route a 500 internal_error, JSON, no stack trace', async () => {
     for (const name of DATA_FILES) await rm(dataFile(name));
@@ -81,16 +139,17 @@ describe('when the data source is unavailable', () => {
     for (const requestPath of NEEDS_DATA) await expectInternalError(baseUrl, requestPath);
   });
 
-  it.each(['/', '/zh', '/provider_b'])(
-    'a missing data set makes the page %s the friendly "unavailable" page (503)',
-    async (requestPath) => {
-      const response = await fetch(`${server!.baseUrl}${requestPath}`);
-      expect(response.status).toBe(503);
-      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+  it.each([
+    ['/', 'en'],
+    ['/zh', 'zh'],
+    ['/provider_b', 'en'],
+    ['/ja/provider_c', 'ja'],
+    ['/pt-br', 'pt-BR'],
+  ])(
+    'a missing data set makes the page %s the friendly "unavailable" page (503), in %s first',
+    async (requestPath, code) => {
+      const response = await expectUnavailablePage(server!.baseUrl, requestPath, code);
       expect(response.headers.get('retry-after')).toBe('60');
-      const html = await response.text();
-      expect(html).toContain('temporarily unavailable');
-      expect(html).not.toMatch(/DataSourceUnavailable|at .*\.mjs/);
     },
   );
 
@@ -120,19 +179,15 @@ describe('when the data source is unavailable', () => {
     return serveCopy();
   }
 
-  async function expectUnavailablePage(baseUrl: string, requestPath: string) {
-    const response = await fetch(`${baseUrl}${requestPath}`);
-    expect(response.status, requestPath).toBe(503);
-    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-    const html = await response.text();
-    expect(html).toContain('temporarily unavailable');
-    expect(html).not.toMatch(/TypeError|at .*\.mjs/);
-  }
-
   it('a data set with this build’s stamp but the wrong shape: the API 500 internal_error, the pages 503', async () => {
     const baseUrl = await stampedWithProviderA({ recent: 'not a list' }, { recentGapsMs: null });
     for (const requestPath of NEEDS_DATA) await expectInternalError(baseUrl, requestPath);
-    for (const requestPath of ['/', '/zh', '/provider_b']) await expectUnavailablePage(baseUrl, requestPath);
+    for (const [requestPath, code] of [
+      ['/', 'en'],
+      ['/zh', 'zh'],
+      ['/de/provider_b', 'de'],
+    ] as const)
+      await expectUnavailablePage(baseUrl, requestPath, code);
   });
 
   it('a stamped data set of the right frame with a broken event: the pages 503, never a stack trace', async () => {
@@ -140,7 +195,11 @@ describe('when the data source is unavailable', () => {
     const baseUrl = await stampedWithProviderA({ summary: good.providers.provider_a.summary, recent: [null] });
     // The events themselves are the build's, not checked again on a cold start (docs/performance.md): a page
     // that trips over one is the 503 page through the middleware.
-    for (const requestPath of ['/', '/zh']) await expectUnavailablePage(baseUrl, requestPath);
+    for (const [requestPath, code] of [
+      ['/', 'en'],
+      ['/ko', 'ko'],
+    ] as const)
+      await expectUnavailablePage(baseUrl, requestPath, code);
   });
 
   it('with the data set back, a missing prerendered timeline or provider feed fails its route only', async () => {
