@@ -1,7 +1,8 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PREFIXED_LANGUAGES } from '../src/core/languages.ts';
 import { PROVIDERS } from '../src/core/vocabulary.ts';
+import { axeViolations } from './support/axe.ts';
 import { launchWithAndWithoutScript } from './support/browser.ts';
 import { serveHonestRows, type HonestRows } from './support/honest-rows.ts';
 
@@ -50,10 +51,17 @@ afterAll(async () => {
 /**
  * One tab per browser, every page of the file opened in it in turn, as a reader goes from page to page: with a new
  * tab for each of the file's 165 pages, Chromium took 21 and 30 s of CPU for the file, in one tab 16 and 20 s (two
- * runs each, alternated). Each `goto` is a new document; nothing a test sets on the tab itself (listeners,
- * emulation) is used here.
+ * runs each, alternated). Each `goto` is a new document; a listener a test adds to the tab, it removes.
  */
 const tabs = new Map<BrowserContext, Page>();
+async function tabOf(context: BrowserContext): Promise<Page> {
+  let page = tabs.get(context);
+  if (page === undefined) {
+    page = await context.newPage();
+    tabs.set(context, page);
+  }
+  return page;
+}
 
 async function open(
   baseUrl: string,
@@ -61,11 +69,7 @@ async function open(
   { width, height }: { width: number; height: number },
   context: BrowserContext = browser,
 ): Promise<Page> {
-  let page = tabs.get(context);
-  if (page === undefined) {
-    page = await context.newPage();
-    tabs.set(context, page);
-  }
+  const page = await tabOf(context);
   await page.setViewportSize({ width, height });
   const response = await page.goto(`${baseUrl}${path}`);
   expect(response?.status(), path).toBe(200);
@@ -264,26 +268,45 @@ describe('every language under a prefix at 320 px', () => {
   // The rules above, for each language of src/core/languages.ts: its board's first screen shows every provider's
   // status word and next reset, none of its pages scrolls sideways, and no caption or heading is a column of
   // characters (the same measure as the Chinese headings': at least four characters a line, its last line aside).
+  // And what tests/website.browser.test.ts checks of every English and Chinese page, for these languages' pages
+  // here: no console error (a CSP violation, a script's failure), and on the board and a provider page, the pages
+  // with the most of a language's words, no axe violation (at 320 px, light).
   it.each(PREFIXED_LANGUAGES.map((language) => ({ ...language, root: `/${language.prefix}` })))(
-    '$root ($code): the first screen, no sideways scroll, no caption or heading as a column',
+    '$root ($code): the first screen, no sideways scroll, no caption or heading as a column, no console error or axe violation',
     async ({ root }) => {
       const screen = SCREENS[0];
       const paths = PAGES.map((path) => (path === '/' ? root : `${root}${path}`));
-      for (const baseUrl of [sharedBaseUrl, honest.server.baseUrl]) {
-        for (const path of baseUrl === sharedBaseUrl ? paths : paths.filter(readsTheBoard)) {
-          const page = await open(baseUrl, path, screen);
-          // The board's first screen, on the load the page checks below read too.
-          if (path === root) await expectFirstScreen(page, screen, `${root} of ${baseUrl}`);
-          expect(
-            await page.evaluate(() => document.documentElement.scrollWidth),
-            `${path} of ${baseUrl}`,
-          ).toBeLessThanOrEqual(screen.width);
-          const headings = await headingLines(page);
-          for (const { text, lines } of headings)
-            expect(lines, `"${text}" on ${path} of ${baseUrl}`).toBeLessThanOrEqual(
-              Math.max(1, Math.ceil(text.length / 4)),
-            );
+      const tab = await tabOf(browser);
+      const errors: string[] = [];
+      const onConsole = (message: ConsoleMessage) => {
+        if (message.type() === 'error') errors.push(`${tab.url()}: ${message.text()}`);
+      };
+      const onPageError = (error: Error) => errors.push(`${tab.url()}: ${error.message}`);
+      tab.on('console', onConsole);
+      tab.on('pageerror', onPageError);
+      try {
+        for (const baseUrl of [sharedBaseUrl, honest.server.baseUrl]) {
+          for (const path of baseUrl === sharedBaseUrl ? paths : paths.filter(readsTheBoard)) {
+            const page = await open(baseUrl, path, screen);
+            if (baseUrl === sharedBaseUrl && (path === root || path === `${root}/${PROVIDERS[0]}`))
+              expect(await axeViolations(page), path).toEqual([]);
+            // The board's first screen, on the load the page checks below read too.
+            if (path === root) await expectFirstScreen(page, screen, `${root} of ${baseUrl}`);
+            expect(
+              await page.evaluate(() => document.documentElement.scrollWidth),
+              `${path} of ${baseUrl}`,
+            ).toBeLessThanOrEqual(screen.width);
+            const headings = await headingLines(page);
+            for (const { text, lines } of headings)
+              expect(lines, `"${text}" on ${path} of ${baseUrl}`).toBeLessThanOrEqual(
+                Math.max(1, Math.ceil(text.length / 4)),
+              );
+          }
         }
+        expect(errors).toEqual([]);
+      } finally {
+        tab.off('console', onConsole);
+        tab.off('pageerror', onPageError);
       }
     },
   );
