@@ -1,5 +1,5 @@
-// `npm run audit:html`: the Nu HTML Checker (the W3C's validator, npm package `vnu-jar`) over every page in both
-// languages, the 404 page and the tracker with a made link (scripts/lib/audited-pages.ts); prints the errors and
+// `npm run audit:html`: the Nu HTML Checker (the W3C's validator, npm package `vnu-jar`) over every page in every
+// language, the 404 page and the tracker with a made link (scripts/lib/audited-pages.ts); prints the errors and
 // warnings of each page and the totals, and exits 1 when there is any. It needs Java 17 or later, which `npm test`
 // does not: there, tests/html-markup.test.ts checks the same rules that were broken once, with parse5.
 //
