@@ -4,7 +4,7 @@ import { LANGUAGES } from '../src/core/languages.ts';
 import { countElements, markupProblems } from './support/html-rules.ts';
 
 /**
- * The markup of every page in both languages, read by a real HTML parser (tests/support/html-rules.ts): the
+ * The markup of every page in every language, read by a real HTML parser (tests/support/html-rules.ts): the
  * rules the Nu HTML Checker held against the provider pages' charts and the tracker's link, so that `npm test`
  * catches them again without Java. The Nu checker itself runs with `npm run audit:html` (docs/website.md).
  */
@@ -40,7 +40,7 @@ describe('the rules catch what the Nu checker reported', () => {
   });
 });
 
-describe('every page in both languages', () => {
+describe('every page in every language', () => {
   it('keeps the rules, with the charts and the tracker link among what was checked', async () => {
     const pages = await auditedPages(baseUrl);
     expect(pages.filter((path) => path.startsWith('/zh')).length).toBeGreaterThanOrEqual(6);

@@ -5,7 +5,7 @@ import type { Locale } from '../core/vocabulary.ts';
 
 /**
  * The words come from the page (data attributes written from src/core/i18n), not from an import: the script
- * would otherwise carry every word of both languages.
+ * would otherwise carry every word of every language.
  */
 const problemText = (root: HTMLElement, problem: TrackerProblem) =>
   root.dataset[`problem${problem.replace('_', '')}`] ?? problem;
