@@ -12,13 +12,13 @@ import { DiscordExecuteWebhookSchema, SlackIncomingWebhookSchema } from './suppo
 import { uniqueClientIp } from './support/client-ip.ts';
 import {
   copyServedBuild,
-  deliveriesInFlightRecorded,
   eventually,
   MINUTE_MS,
   minuteOf,
   publishedReset,
   publishInCopy,
   runCron as runCronAt,
+  runCronAhead,
   type ServedCopy,
 } from './support/served-delivery.ts';
 import { scaled } from '../scripts/lib/load-scaled.ts';
@@ -258,10 +258,7 @@ describe('chat webhooks, from a published event to a channel', () => {
     expect(await stored()).not.toContain(deleted.url);
     expect(await stored()).toHaveLength(6);
 
-    // Every send a receiver took is recorded before the cron's clock passes its lease
-    // (docs/testing.md, "A cron ahead of the sends").
-    await deliveriesInFlightRecorded(copy);
-    await runCron(minutesAfterStart(59));
+    await runCronAhead(copy, server, minutesAfterStart(59));
     await runCron(effectiveAt);
     await runCron(minutesAfterStart(61));
     for (const webhook of [discordEnglish, slackEnglish, discordLimited, slackLimited])
