@@ -11,6 +11,7 @@ import {
   EDGE_SUMMARIES_PATH,
 } from '../src/core/dataset.ts';
 import { LANGUAGES } from '../src/core/languages.ts';
+import { attribute, elements } from './support/html-rules.ts';
 import { copyBuild } from './support/served-site.ts';
 
 /**
@@ -84,10 +85,8 @@ const unavailableWords = async (code: string) =>
     }
   ).ui.unavailablePage;
 
-type Node = DefaultTreeAdapterTypes.ChildNode | DefaultTreeAdapterTypes.Document;
-const attribute = (node: Node, name: string) =>
-  'attrs' in node ? node.attrs.find((attr) => attr.name === name)?.value : undefined;
-const textOf = (node: Node): string =>
+/** The text inside `node`, as a reader sees it without markup. */
+const textOf = (node: DefaultTreeAdapterTypes.ChildNode): string =>
   node.nodeName === '#text'
     ? (node as DefaultTreeAdapterTypes.TextNode).value
     : 'childNodes' in node
@@ -95,17 +94,16 @@ const textOf = (node: Node): string =>
       : '';
 /** The page's `<html lang>`, its heading, and each paragraph of `<main>` with its own `lang` (null: the page's). */
 function unavailablePageParts(html: string) {
-  const found: { lang?: string; heading?: string; paragraphs: [string | null, string][] } = { paragraphs: [] };
-  const walk = (node: Node, inMain: boolean) => {
-    if (node.nodeName === 'html') found.lang = attribute(node, 'lang') ?? '';
-    if (inMain && node.nodeName === 'h1') found.heading = textOf(node).trim();
+  const page = [...elements(parse(html))];
+  const main = [...elements(page.find((element) => element.tagName === 'main')!)];
+  return {
+    lang: attribute(page.find((element) => element.tagName === 'html')!, 'lang')?.value,
+    heading: textOf(main.find((element) => element.tagName === 'h1')!).trim(),
     // The sample-data notice, which every page of a sample build carries, is not the page's own.
-    if (inMain && node.nodeName === 'p' && attribute(node, 'data-sample-notice') === undefined)
-      found.paragraphs.push([attribute(node, 'lang') ?? null, textOf(node).trim()]);
-    if ('childNodes' in node) for (const child of node.childNodes) walk(child, inMain || node.nodeName === 'main');
+    paragraphs: main
+      .filter((element) => element.tagName === 'p' && attribute(element, 'data-sample-notice') === undefined)
+      .map((element): [string | null, string] => [attribute(element, 'lang')?.value ?? null, textOf(element).trim()]),
   };
-  walk(parse(html), false);
-  return found;
 }
 
 /**

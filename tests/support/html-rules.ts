@@ -15,7 +15,8 @@ type Element = DefaultTreeAdapterTypes.Element;
 const HYPERLINK_ONLY = ['target', 'download', 'ping', 'rel', 'hreflang', 'type', 'referrerpolicy'];
 
 const isElement = (node: Node): node is Element => 'tagName' in node;
-const attribute = (element: Element, name: string) => element.attrs.find((attr) => attr.name === name);
+/** An attribute of `element` (its `value`), or undefined. */
+export const attribute = (element: Element, name: string) => element.attrs.find((attr) => attr.name === name);
 /** Where the element starts, and its id: the pages are minified to a line or two, so the column matters. */
 function at(element: Element): string {
   const { startLine = 0, startCol = 0 } = element.sourceCodeLocation ?? {};
@@ -30,7 +31,8 @@ function contentChildren(element: Element): DefaultTreeAdapterTypes.ChildNode[] 
   );
 }
 
-function* elements(node: Node): Generator<Element> {
+/** Every element of `node`, itself first, in document order (a template's content too). */
+export function* elements(node: Node): Generator<Element> {
   if (isElement(node)) yield node;
   const children = 'childNodes' in node ? node.childNodes : [];
   for (const child of children) yield* elements(child);
