@@ -1,9 +1,9 @@
-import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PREFIXED_LANGUAGES } from '../src/core/languages.ts';
 import { PROVIDERS } from '../src/core/vocabulary.ts';
 import { axeViolations } from './support/axe.ts';
-import { launchWithAndWithoutScript } from './support/browser.ts';
+import { launchWithAndWithoutScript, watchPageErrors } from './support/browser.ts';
 import { serveHonestRows, type HonestRows } from './support/honest-rows.ts';
 
 /**
@@ -276,14 +276,7 @@ describe('every language under a prefix at 320 px', () => {
     async ({ root }) => {
       const screen = SCREENS[0];
       const paths = PAGES.map((path) => (path === '/' ? root : `${root}${path}`));
-      const tab = await tabOf(browser);
-      const errors: string[] = [];
-      const onConsole = (message: ConsoleMessage) => {
-        if (message.type() === 'error') errors.push(`${tab.url()}: ${message.text()}`);
-      };
-      const onPageError = (error: Error) => errors.push(`${tab.url()}: ${error.message}`);
-      tab.on('console', onConsole);
-      tab.on('pageerror', onPageError);
+      const watch = watchPageErrors(await tabOf(browser));
       try {
         for (const baseUrl of [sharedBaseUrl, honest.server.baseUrl]) {
           for (const path of baseUrl === sharedBaseUrl ? paths : paths.filter(readsTheBoard)) {
@@ -303,10 +296,9 @@ describe('every language under a prefix at 320 px', () => {
               );
           }
         }
-        expect(errors).toEqual([]);
+        expect(watch.errors).toEqual([]);
       } finally {
-        tab.off('console', onConsole);
-        tab.off('pageerror', onPageError);
+        watch.stop();
       }
     },
   );

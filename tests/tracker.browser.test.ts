@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { launchSharedChromium, type SharedChromium } from './support/browser.ts';
+import { launchSharedChromium, type SharedChromium, watchPageErrors } from './support/browser.ts';
 
 const baseUrl = inject('baseUrl');
 /** One Chromium; each test a context of its own in it (a zone, JavaScript off): a launch each cost a second of CPU. */
@@ -64,8 +64,7 @@ describe('the window tracker page in Chromium', () => {
   it('the time-zone pattern compiles under the v flag browsers apply, and checks what it should', async () => {
     browser = await chromium.newContext({ javaScriptEnabled: false });
     const page = await browser.newPage();
-    const consoleErrors: string[] = [];
-    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+    const { errors: consoleErrors } = watchPageErrors(page);
     await page.goto(`${baseUrl}/tracker`);
     const pattern = (await page.getAttribute('input[name=tz]', 'pattern'))!;
     // HTML compiles the attribute as ^(?:pattern)$ with the v flag; an invalid one is ignored with a console error.

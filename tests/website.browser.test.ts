@@ -11,7 +11,7 @@ import { publishedFromContent } from './support/published.ts';
 import { PROVIDERS } from '../src/core/vocabulary.ts';
 import { STATUS_LABELS } from '../src/core/i18n/labels.ts';
 import { axeViolations, RULES_A_COLOUR_SCHEME_CHANGES } from './support/axe.ts';
-import { launchChromium } from './support/browser.ts';
+import { launchChromium, watchPageErrors } from './support/browser.ts';
 
 const baseUrl = inject('baseUrl');
 /** Screenshots for people: CI keeps this folder as an artifact; docs/screenshots holds copies for the README. */
@@ -37,9 +37,7 @@ async function open(path: string, options: { width?: number; colorScheme?: 'ligh
   const page = await browser.newPage();
   await page.setViewportSize({ width: options.width ?? 1280, height: 900 });
   await page.emulateMedia({ colorScheme: options.colorScheme ?? 'light' });
-  const errors: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  page.on('pageerror', (error) => errors.push(error.message));
+  const { errors } = watchPageErrors(page);
   const response = await page.goto(`${baseUrl}${path}`);
   return { page, response, errors };
 }

@@ -1,4 +1,10 @@
-import { chromium, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import {
+  chromium,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type ConsoleMessage,
+  type Page,
+} from 'playwright-core';
 import { findChromium } from '../../scripts/lib/chromium.ts';
 import { scaled } from '../../scripts/lib/load-scaled.ts';
 import { tempFolder } from './temp-folders.ts';
@@ -90,4 +96,26 @@ export async function launchWithAndWithoutScript(
     chromium.newContext({ ...options, javaScriptEnabled: false }),
   ]);
   return { withScript, noScript, close: () => chromium.close() };
+}
+
+/**
+ * What goes wrong in `page` from now on, as a reader's console would show it: its console errors (a CSP violation
+ * among them) and its uncaught exceptions, each with the address of the document it happened in. `stop` ends the
+ * watch (for a tab that later loads pages of another test).
+ */
+export function watchPageErrors(page: Page): { errors: string[]; stop: () => void } {
+  const errors: string[] = [];
+  const onConsole = (message: ConsoleMessage) => {
+    if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+  };
+  const onPageError = (error: Error) => errors.push(`${page.url()}: ${error.message}`);
+  page.on('console', onConsole);
+  page.on('pageerror', onPageError);
+  return {
+    errors,
+    stop: () => {
+      page.off('console', onConsole);
+      page.off('pageerror', onPageError);
+    },
+  };
 }
